@@ -1,0 +1,168 @@
+"""The `kg` command: sub-commands parse arguments, call the library, print.
+
+Exit codes: 0 success; 1 the run finished but skipped input (see the summary);
+2 usage or a fatal input/store error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kg import __version__
+
+DEFAULT_OUT = "outputs"
+
+
+def _err(msg: str) -> int:
+    print(f"kg: error: {msg}", file=sys.stderr)
+    return 2
+
+
+# -- extract ------------------------------------------------------------------
+def cmd_extract(args: argparse.Namespace) -> int:
+    from kg.extract import Extractor
+    from kg.io import ReadReport, read_inputs
+    from kg.io.atomic import atomic_write
+
+    report = ReadReport()
+    extractor = Extractor(args.gazetteer)
+    stream = extractor.records(read_inputs(args.inputs, report, args.format))
+    if args.output:
+        with atomic_write(args.output) as fh:
+            for _, rec in stream:
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    else:
+        for _, rec in stream:
+            sys.stdout.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    for s in report.skipped:
+        print(f"kg: skipped {s}", file=sys.stderr)
+    for w in report.warnings:
+        print(f"kg: warning: {w}", file=sys.stderr)
+    print(f"kg: {report.read} records written, {len(report.skipped)} skipped", file=sys.stderr)
+    return 1 if report.skipped else 0
+
+
+# -- build --------------------------------------------------------------------
+def cmd_build(args: argparse.Namespace) -> int:
+    from kg.build import build, demo_corpus
+
+    inputs = args.inputs or [demo_corpus()]
+    if not args.inputs:
+        print(f"kg: no input given; building the demo corpus {inputs[0]}", file=sys.stderr)
+    summary = build(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer, view=not args.no_view)
+    print("\n".join(summary.lines()))
+    return 1 if summary.skipped else 0
+
+
+# -- query --------------------------------------------------------------------
+def cmd_query(args: argparse.Namespace) -> int:
+    from kg.query import format_results, load_query
+    from kg.store import KGStore
+
+    try:
+        text = load_query(args.query, args.file)
+    except (FileNotFoundError, ValueError) as err:
+        return _err(str(err))
+    store = KGStore.at(args.store, read_only=True)
+    try:
+        results = store.query(text)
+    except SyntaxError as err:
+        return _err(f"SPARQL syntax error: {err}")
+    sys.stdout.write(format_results(results, args.output_format))
+    return 0
+
+
+# -- export -------------------------------------------------------------------
+def cmd_export(args: argparse.Namespace) -> int:
+    from kg.io.atomic import atomic_write
+    from kg.store import KGStore
+
+    store = KGStore.at(args.store, read_only=True)
+    if args.output:
+        with atomic_write(args.output, "wb", encoding=None) as fh:
+            store.dump(fh, args.export_format)
+        print(f"kg: wrote {args.output}", file=sys.stderr)
+    else:
+        store.dump(sys.stdout.buffer, args.export_format)
+    return 0
+
+
+# -- parser -------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="kg",
+        description="Build a knowledge graph of methods, datasets, tasks, metrics and results "
+                    "from machine-learning paper abstracts, then query, view and export it.",
+        epilog="Typical use:  kg build abstracts.jsonl -o out/   then   kg query --store out/ -f q.rq\n"
+               "Each sub-command has its own --help.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"kg {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    def inputs_opts(sp: argparse.ArgumentParser, required: bool) -> None:
+        sp.add_argument("inputs", nargs="+" if required else "*", metavar="INPUT",
+                        help="abstract files: .jsonl (id, title, abstract; arXiv metadata rows too), "
+                             ".csv (header id,title,abstract) or .txt (one abstract per paragraph)")
+        sp.add_argument("--format", choices=["txt", "jsonl", "csv"], default=None,
+                        help="input format for every INPUT (default: from each file's extension)")
+        sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
+                        help="extra gazetteer (JSON Lines of {name, type, aliases}); may be repeated")
+
+    sp = sub.add_parser("extract", help="abstracts -> extraction records (JSON Lines)",
+                        description="Extract entities and relations from abstracts and write one extraction "
+                                    "record per abstract, in input order, as JSON Lines.")
+    inputs_opts(sp, required=True)
+    sp.add_argument("-o", "--output", metavar="FILE", help="write records here (default: stdout)")
+    sp.set_defaults(func=cmd_extract)
+
+    sp = sub.add_parser("build", help="abstracts -> records, Turtle graph, HTML view and SPARQL store",
+                        description="Build the knowledge graph. Writes DIR/records.jsonl, DIR/graph.ttl, "
+                                    "DIR/graph.html and a SPARQL store in DIR/store, then prints a summary. "
+                                    "With no INPUT it builds the demo corpus shipped with kg.")
+    inputs_opts(sp, required=False)
+    sp.add_argument("-o", "--output", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--no-view", action="store_true", help="skip writing graph.html")
+    sp.set_defaults(func=cmd_build)
+
+    sp = sub.add_parser("query", help="run a SPARQL query over a built store",
+                        description="Run SPARQL over a store built by `kg build`. The default graph is the "
+                                    "union of all papers' graphs.")
+    sp.add_argument("query", nargs="?", help="the SPARQL query text")
+    sp.add_argument("-f", "--file", metavar="FILE.rq", help="read the query from a file")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--format", dest="output_format", choices=["table", "csv", "tsv", "json"], default="table",
+                    help="result format (default: table)")
+    sp.set_defaults(func=cmd_query)
+
+    sp = sub.add_parser("export", help="write the graph as Turtle, N-Triples, N-Quads, TriG or JSON-LD",
+                        description="Export the store. Turtle and N-Triples get the union of all papers; "
+                                    "N-Quads, TriG and JSON-LD keep each paper in its named graph.")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--format", dest="export_format", choices=["ttl", "nt", "nq", "trig", "jsonld"], default="ttl",
+                    help="output format (default: ttl)")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    sp.set_defaults(func=cmd_export)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    from kg.store import StoreError
+    try:
+        return args.func(args)
+    except StoreError as err:
+        return _err(str(err))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

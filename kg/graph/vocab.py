@@ -1,0 +1,28 @@
+"""Vocabularies as Namespace objects; IRIs are never spelled out elsewhere."""
+
+from rdflib import Namespace
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
+
+BASE = "https://w3id.org/mlkg/"
+MLKG = Namespace(BASE + "ontology#")   # our own terms, only where no standard one fits
+ID = Namespace(BASE + "id/")           # entities, papers, sentences, results
+GRAPH = Namespace(BASE + "graph/")     # one named graph per paper
+MLS = Namespace("http://www.w3.org/ns/mls#")
+FABIO = Namespace("http://purl.org/spar/fabio/")
+
+PREFIXES = {
+    "mlkg": MLKG, "id": ID, "mls": MLS, "fabio": FABIO, "prov": PROV, "skos": SKOS,
+    "dcterms": DCTERMS, "rdf": RDF, "rdfs": RDFS, "xsd": XSD, "owl": OWL,
+}
+
+ENTITY_CLASS = {
+    "Method": MLKG.Method,
+    "Dataset": MLS.Dataset,
+    "Task": MLS.Task,
+    "Metric": MLS.EvaluationMeasure,
+}
+RELATION = {
+    "evaluatedOn": MLKG.evaluatedOn,
+    "addresses": MLKG.addresses,
+    "improvesOver": MLKG.improvesOver,
+}

@@ -1,0 +1,44 @@
+"""The small typed values passed between stages."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_WS = re.compile(r"\s+")
+
+
+def text_id(text: str) -> str:
+    """The id of an abstract that has none: first 16 hex digits of the SHA-256
+    of its whitespace-normalised text, so the same text always gets the same id."""
+    norm = _WS.sub(" ", text).strip()
+    return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class Abstract:
+    """One abstract as read from an input file."""
+
+    id: str
+    text: str
+    title: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+    source: str = ""  # file the abstract came from
+    line: int = 0  # 1-based line (or record number) in that file
+
+
+@dataclass
+class Skip:
+    """An input record that was not processed, and why."""
+
+    source: str
+    line: int
+    reason: str
+    record_id: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        rid = f" (id {self.record_id})" if self.record_id else ""
+        return f"{where}{rid}: {self.reason}"

@@ -1,0 +1,109 @@
+"""The SPARQL store: a persistent Oxigraph database in a folder.
+
+A value with a handful of verbs: load papers (each in its own named graph),
+remove papers, query, dump. Default-graph queries see the union of all
+named graphs, so users never need GRAPH clauses.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable
+
+import pyoxigraph as ox
+
+from kg.graph import iris
+
+STORE_DIRNAME = "store"
+
+RDF_FORMATS = {
+    "ttl": ox.RdfFormat.TURTLE,
+    "nt": ox.RdfFormat.N_TRIPLES,
+    "nq": ox.RdfFormat.N_QUADS,
+    "trig": ox.RdfFormat.TRIG,
+    "xml": ox.RdfFormat.RDF_XML,
+    "jsonld": ox.RdfFormat.JSON_LD,
+}
+DATASET_FORMATS = {"nq", "trig", "jsonld"}
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+def store_path(out_dir: str | os.PathLike) -> Path:
+    """Where the store of a build folder lives; accepts the store folder itself too."""
+    p = Path(out_dir)
+    return p if (p / "CURRENT").exists() else p / STORE_DIRNAME
+
+
+class KGStore:
+    """An Oxigraph store at exactly `path`; use `KGStore.at(build_dir)` to find
+    the store of a build folder."""
+
+    def __init__(self, path: str | os.PathLike, read_only: bool = False):
+        self.path = Path(path)
+        if read_only:
+            if not (self.path / "CURRENT").exists():
+                raise StoreError(f"no store at {self.path}; build one first with `kg build -o DIR`")
+            self.db = ox.Store.read_only(str(self.path))
+        else:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.db = ox.Store(str(self.path))
+
+    @classmethod
+    def at(cls, out_dir: str | os.PathLike, read_only: bool = False) -> "KGStore":
+        return cls(store_path(out_dir), read_only=read_only)
+
+    # -- writing --------------------------------------------------------------
+    def papers(self) -> set[str]:
+        return {str(g.value) for g in self.db.named_graphs() if isinstance(g, ox.NamedNode)}
+
+    def replace_paper(self, paper_id: str, quads: Iterable[ox.Quad]) -> None:
+        """Put a paper's quads in its named graph, dropping what was there before."""
+        g = ox.NamedNode(str(iris.paper_graph_iri(paper_id)))
+        quads = list(quads)
+        if self.db.contains_named_graph(g):
+            self.db.remove_graph(g)
+        self.db.extend(quads)
+
+    def bulk_load(self, quads: Iterable[ox.Quad]) -> None:
+        self.db.bulk_extend(quads)
+
+    def remove_paper(self, paper_id: str) -> bool:
+        g = ox.NamedNode(str(iris.paper_graph_iri(paper_id)))
+        if not self.db.contains_named_graph(g):
+            return False
+        self.db.remove_graph(g)
+        return True
+
+    def clear(self) -> None:
+        self.db.clear()
+
+    def flush(self) -> None:
+        self.db.flush()
+
+    def __len__(self) -> int:
+        return len(self.db)
+
+    # -- reading --------------------------------------------------------------
+    def query(self, sparql: str, **kw):
+        return self.db.query(sparql, use_default_graph_as_union=True, **kw)
+
+    def dump(self, out, fmt: str) -> None:
+        """Write the whole store; triple formats get the union of all papers."""
+        rdf_format = RDF_FORMATS[fmt]
+        if fmt in DATASET_FORMATS:
+            self.db.dump(out, rdf_format)
+        else:
+            triples = {q.triple for q in self.db.quads_for_pattern(None, None, None, None)}
+            ox.serialize(sorted(triples, key=str), out, rdf_format, prefixes=_prefixes())
+
+    def close(self) -> None:
+        del self.db
+
+
+def _prefixes() -> dict[str, str]:
+    from kg.graph.vocab import PREFIXES
+    return {k: str(v) for k, v in PREFIXES.items()}
