@@ -1,0 +1,62 @@
+"""Does a short form abbreviate a long form?  ("LSLMs" <- "Large
+Speech-Language Models", "BER" <- "balanced error rate", "BDD100K" <-
+"Berkeley Deep Drive", "Lion" <- "EvoLved Sign Momentum").
+
+Used by the abbreviation component to accept a pair found in text, and by
+the evaluation to count a long form and its abbreviation as one entity.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# A word start: the first character of a word, or an inner capital ("EvoLved", "ResNet").
+_WORD_START = re.compile(r"(?:^|(?<=[\s\-/_(]))[^\W_]|(?<=[a-z])[A-Z]")
+_CORE = re.compile(r"^[^\W\d_]+(?:[-.][^\W\d_]+)*")
+
+
+def _core(short: str) -> str:
+    """The letters a short form abbreviates: "BDD100K" -> "BDD", "LSLMs" -> "LSLM"."""
+    m = _CORE.match(short)
+    core = re.sub(r"[-.]", "", m.group(0)) if m else ""
+    if len(core) > 2 and core.endswith("s") and core[:-1].isupper():
+        core = core[:-1]
+    return core
+
+
+@lru_cache(maxsize=4096)
+def is_abbreviation(short: str, long: str) -> bool:
+    """True when the letters of `short` (up to its first digit, without a
+    plural "s") can be found in order in `long` with the first one opening a
+    word of `long`'s first word and every capital of `short` opening a word
+    (or being an inner capital) of `long`; and `long` has at least two words
+    or inner capitals for them to come from."""
+    short, long = short.strip(), long.strip()
+    core = _core(short)
+    if len(core) < 2 or len(short) >= len(long) or " " in short:
+        return False
+    if sum(c.isupper() for c in core) < 1:
+        return False
+    starts = frozenset(m.start() for m in _WORD_START.finditer(long))
+    if len(starts) < 2:
+        return False
+    first_word_end = len(long.split()[0])
+    low = long.lower()
+
+    @lru_cache(maxsize=None)
+    def place(i: int, pos: int) -> bool:
+        # Can core[i:] be placed at positions >= pos?
+        if i == len(core):
+            return True
+        ch = core[i]
+        must_start = ch.isupper()
+        q = low.find(ch.lower(), pos)
+        while q >= 0:
+            if (not must_start or q in starts) and place(i + 1, q + 1):
+                return True
+            q = low.find(ch.lower(), q + 1)
+        return False
+
+    return any(q in starts and low[q] == core[0].lower() and place(1, q + 1)
+               for q in range(first_word_end))
