@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -21,12 +19,19 @@ from typing import Iterable
 from kg.extract import Extractor
 from kg.graph import record_quads
 from kg.io import ReadReport, read_inputs
-from kg.io.atomic import atomic_write
+from kg.io.outputs import OutputSet
 from kg.store import STORE_DIRNAME, KGStore
 
 RECORDS = "records.jsonl"
 GRAPH_TTL = "graph.ttl"
 GRAPH_HTML = "graph.html"
+
+
+def entity_resolver(gazetteers: Iterable[str | os.PathLike] = ()):
+    """The cross-paper entity resolver over the built-in and the user's gazetteers."""
+    from kg.graph.canonical import Resolver
+    from kg.nlp import gazetteer
+    return Resolver(gazetteer.load(gazetteers))
 
 
 def demo_corpus() -> Path:
@@ -67,45 +72,38 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     summary = BuildSummary(out_dir=out)
     report = ReadReport()
     extractor = Extractor(gazetteers)
+    resolver = entity_resolver(gazetteers)
 
-    # The new store is built beside the old one and swapped in at the end.
-    tmp_store = Path(tempfile.mkdtemp(prefix=".store.", dir=out))
-    try:
-        store = KGStore(tmp_store)
+    # Every output is staged and committed together (kg.io.outputs): a build
+    # killed at any moment leaves the previous set, complete and consistent.
+    with OutputSet(out) as staged:
+        store = KGStore(staged.path(STORE_DIRNAME))
         batch: list = []
-        with atomic_write(out / RECORDS) as rec_out:
+        with open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out:
             for abstract, record in extractor.records(read_inputs(inputs, report, fmt)):
                 rec_out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 for etype, ents in record["entities"].items():
                     summary.entities[etype] += len(ents)
                 for rel in record["relations"]:
                     summary.relations[rel["p"]] += 1
-                batch.extend(record_quads(abstract, record))
+                batch.extend(record_quads(abstract, record, resolver))
                 if len(batch) >= 200_000:
                     store.bulk_load(batch)
                     batch = []
-            store.bulk_load(batch)
-            store.flush()
-            summary.triples = len(store)
-            del store
-        final = out / STORE_DIRNAME
-        old = None
-        if final.exists():
-            old = out / f".store.old.{os.getpid()}"
-            os.replace(final, old)
-        os.replace(tmp_store, final)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        if tmp_store.exists():
-            shutil.rmtree(tmp_store, ignore_errors=True)
-
-    store = KGStore.at(out, read_only=True)
-    with atomic_write(out / GRAPH_TTL, "wb", encoding=None) as fh:
-        store.dump(fh, "ttl")
-    if view:
-        from kg.view import write_view
-        write_view(store, out / GRAPH_HTML)
+        store.bulk_load(batch)
+        store.canonicalise(resolver)  # one node per entity across papers, canonical labels
+        store.flush()
+        summary.triples = len(store)
+        with open(staged.path(GRAPH_TTL), "wb") as fh:
+            store.dump(fh, "ttl")
+        if view:
+            from kg.view import write_view
+            write_view(store, staged.path(GRAPH_HTML))
+        else:
+            staged.drop(GRAPH_HTML)  # a view of the previous graph would mislead
+        store.close()
+        del store
+        staged.commit()
     summary.read = report.read
     summary.skipped = report.skipped
     summary.warnings = report.warnings

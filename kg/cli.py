@@ -1,7 +1,8 @@
 """The `kg` command: sub-commands parse arguments, call the library, print.
 
 Exit codes: 0 success; 1 the run finished but skipped input (see the summary);
-2 usage or a fatal input/store error.
+2 usage or a fatal input/store error; 3 --strict and some input would be
+skipped, so nothing was written (earlier outputs are left as they were).
 """
 
 from __future__ import annotations
@@ -21,12 +22,34 @@ def _err(msg: str) -> int:
     return 2
 
 
+def _strict_refusal(args: argparse.Namespace) -> int | None:
+    """--strict: read every input once, before any extraction or writing; if
+    anything would be skipped, list it all and fail with exit code 3."""
+    if not getattr(args, "strict", False) or not args.inputs:
+        return None
+    from kg.io import ReadReport, read_inputs
+
+    report = ReadReport()
+    for _ in read_inputs(args.inputs, report, args.format):
+        pass
+    if not report.skipped:
+        return None
+    for s in report.skipped:
+        print(f"kg: skipped {s}", file=sys.stderr)
+    print(f"kg: error: --strict: {len(report.skipped)} input record(s) cannot be used; nothing written",
+          file=sys.stderr)
+    return 3
+
+
 # -- extract ------------------------------------------------------------------
 def cmd_extract(args: argparse.Namespace) -> int:
     from kg.extract import Extractor
     from kg.io import ReadReport, read_inputs
     from kg.io.atomic import atomic_write
 
+    refused = _strict_refusal(args)
+    if refused is not None:
+        return refused
     report = ReadReport()
     extractor = Extractor(args.gazetteer)
     stream = extractor.records(read_inputs(args.inputs, report, args.format))
@@ -52,6 +75,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     inputs = args.inputs or [demo_corpus()]
     if not args.inputs:
         print(f"kg: no input given; building the demo corpus {inputs[0]}", file=sys.stderr)
+    refused = _strict_refusal(args)
+    if refused is not None:
+        return refused
     summary = build(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer, view=not args.no_view)
     print("\n".join(summary.lines()))
     return 1 if summary.skipped else 0
@@ -90,6 +116,38 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- eval ---------------------------------------------------------------------
+def cmd_eval(args: argparse.Namespace) -> int:
+    from kg.eval import EvalError, evaluate, read_records
+
+    if (args.pred is None) == (args.input is None):
+        return _err("give either PRED.jsonl or --input INPUT.jsonl (not both, not neither)")
+    try:
+        gold = list(read_records(args.gold))
+        if args.pred is not None:
+            pred = list(read_records(args.pred))
+        else:
+            from kg.extract import Extractor
+            from kg.io import ReadReport, read_inputs
+
+            report = ReadReport()
+            extractor = Extractor(args.gazetteer)
+            pred = [rec for _, rec in extractor.records(read_inputs([args.input], report, None))]
+            for s in report.skipped:
+                print(f"kg: skipped {s}", file=sys.stderr)
+    except (EvalError, ValueError, FileNotFoundError) as err:
+        return _err(str(err))
+    result = evaluate(gold, pred)
+    if args.json:
+        out = result.as_dict()
+        if args.errors:
+            out["errors"] = [vars(e) for e in result.errors]
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(result.lines(errors=args.errors)))
+    return 0
+
+
 # -- parser -------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -111,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="input format for every INPUT (default: from each file's extension)")
         sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
                         help="extra gazetteer (JSON Lines of {name, type, aliases}); may be repeated")
+        sp.add_argument("--strict", action="store_true",
+                        help="fail (exit code 3, nothing written) if any input record would be skipped; "
+                             "without it, skipped records are listed and the exit code is 1")
 
     sp = sub.add_parser("extract", help="abstracts -> extraction records (JSON Lines)",
                         description="Extract entities and relations from abstracts and write one extraction "
@@ -146,6 +207,22 @@ def build_parser() -> argparse.ArgumentParser:
                     help="output format (default: ttl)")
     sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     sp.set_defaults(func=cmd_export)
+
+    from kg.eval import __doc__ as eval_rules
+    sp = sub.add_parser("eval", help="score extraction records against gold records (P, R, F1)",
+                        description="Score predicted extraction records against gold records: precision, recall "
+                                    "and F1 per entity type, for proposed methods and per relation type. "
+                                    "Either give PRED.jsonl, or --input to extract from the abstracts first.",
+                        epilog=eval_rules.split("\n", 2)[2],
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument("gold", metavar="GOLD.jsonl", help="gold extraction records")
+    sp.add_argument("pred", nargs="?", metavar="PRED.jsonl", help="predicted extraction records (same ids)")
+    sp.add_argument("--input", metavar="INPUT.jsonl", help="abstracts to extract from instead of PRED.jsonl")
+    sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
+                    help="extra gazetteer for --input (JSON Lines of {name, type, aliases}); may be repeated")
+    sp.add_argument("--errors", action="store_true", help="also list misses and false hits, one per line")
+    sp.add_argument("--json", action="store_true", help="print the figures as JSON")
+    sp.set_defaults(func=cmd_eval)
     return p
 
 
@@ -155,11 +232,19 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from kg.nlp.gazetteer import GazetteerError
     from kg.store import StoreError
     try:
         return args.func(args)
     except StoreError as err:
         return _err(str(err))
+    except GazetteerError as err:
+        return _err(f"gazetteer: {err}")
+    except OSError as err:
+        # Input files are opened by the readers, which report their own faults;
+        # what reaches here is an output that cannot be written.
+        where = f" {err.filename}" if err.filename else ""
+        return _err(f"cannot write{where}: {err.strerror or err}")
     except KeyboardInterrupt:
         return 130
 

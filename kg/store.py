@@ -54,11 +54,47 @@ class KGStore:
 
     @classmethod
     def at(cls, out_dir: str | os.PathLike, read_only: bool = False) -> "KGStore":
+        from kg.io.outputs import recover
+        recover(out_dir)  # finish a build commit that a kill interrupted
         return cls(store_path(out_dir), read_only=read_only)
 
     # -- writing --------------------------------------------------------------
     def papers(self) -> set[str]:
-        return {str(g.value) for g in self.db.named_graphs() if isinstance(g, ox.NamedNode)}
+        """The ids of the papers in the store."""
+        from kg.graph.entities import paper_graphs
+        return {iris.paper_id_of_graph(g.value) for g in paper_graphs(self.db)}
+
+    def paper_text(self, paper_id: str) -> tuple[str, str] | None:
+        """(title, abstract) of a stored paper, or None when it is not stored:
+        what `kg build --update` compares to tell a known abstract from a new text."""
+        from kg.graph.vocab import DCTERMS
+        g = ox.NamedNode(str(iris.paper_graph_iri(paper_id)))
+        if not self.db.contains_named_graph(g):
+            return None
+        paper = ox.NamedNode(str(iris.paper_iri(paper_id)))
+
+        def value(prop) -> str:
+            for q in self.db.quads_for_pattern(paper, ox.NamedNode(str(prop)), None, g):
+                return q.object.value
+            return ""
+        return value(DCTERMS.title), value(DCTERMS.abstract)
+
+    def canonicalise(self, resolver=None):
+        """Join entities across papers and rewrite the entities graph
+        (kg.graph.entities); run after every change to the paper graphs."""
+        from kg.graph.build import default_resolver
+        from kg.graph.entities import canonicalise
+        return canonicalise(self.db, resolver or default_resolver())
+
+    def orphans(self) -> list[str]:
+        """Entity IRIs that no paper mentions any more (empty after `canonicalise`)."""
+        from kg.graph.entities import orphans
+        return orphans(self.db)
+
+    def backup(self, target: str | os.PathLike) -> None:
+        """A copy of the store at `target` (hard links where it can), to change apart."""
+        self.db.flush()
+        self.db.backup(str(target))
 
     def replace_paper(self, paper_id: str, quads: Iterable[ox.Quad]) -> None:
         """Put a paper's quads in its named graph, dropping what was there before."""

@@ -1,43 +1,623 @@
 """Relations between the entities of one sentence: evaluatedOn, addresses,
-improvesOver, achieves. A spaCy component that reads doc.spans["entities"]
-and writes doc._.kg_relations."""
+improvesOver, achieves. A spaCy component (registered as "kg_relations")
+that reads doc.spans["entities"] and writes doc._.kg_relations.
+
+Each relation comes from one sentence and is a dict as in
+spec/extraction-record.md (s, p, o, metric, value, unit, dataset), plus
+"span" (the sentence's character offsets), "confidence" (0..1) and, for a
+gain the text calls absolute or relative, "gain".
+
+The subject of a sentence is, in this order: a proposed method named before
+the cue; "our method", "the proposed approach", "we", "it" standing for the
+paper's main proposal; another named method before the cue. When the paper
+proposes nothing by name, sentences about "our method" give nothing.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
+from typing import Iterable
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span, Token
 
+from kg.extract.numbers import Quantity, quantities, runs
+from kg.extract.relation_cues import cues
 from kg.nlp.pipeline import SPAN_KEY
 
-_EVAL_CUE = re.compile(r"\b(evaluat|experiment|test|benchmark|results?\b|outperform|achiev)", re.I)
-_IMPROVE = re.compile(r"\b(outperform|surpass|improv|beat)", re.I)
+# Sizes and counts ("7B parameters", "12 GB") are not results.
+_SIZE_UNITS = {"M", "B", "K", "GB", "MB"}
+_CLAUSE_BREAK = re.compile(r"[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b", re.I)
+_SEPARATORS = {",", "and", "or", "&", "/"}
+_END_PUNCT = {".", ";", ":", "!", "?", "]", "}"}
+_LEADING_OF = re.compile(r"^(?:those|that|the ones?|the performance|the results?|the accuracy)\s+of\s+", re.I)
 
 
-@Language.component("kg_relations")
-def find_relations(doc: Doc) -> Doc:
-    """Sentence-level relations with the proposed method as subject."""
-    ents = list(doc.spans.get(SPAN_KEY, []))
-    proposed = next((s._.kg_name for s in ents if s._.proposed), None)
-    rels: list[dict] = []
-    seen = set()
-    if proposed:
+@dataclass(frozen=True)
+class Mention:
+    """An entity mention; offsets are characters within its sentence."""
+
+    start: int
+    end: int
+    label: str
+    name: str
+    proposed: bool
+    tok_start: int
+    tok_end: int
+
+
+@dataclass
+class Sentence:
+    span: Span
+    mentions: list[Mention]
+    main: str | None  # the paper's main proposed method
+    quantities: list[Quantity] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.span.text
+
+    def of(self, label: str) -> list[Mention]:
+        return [m for m in self.mentions if m.label == label]
+
+    def mention_at_token(self, i: int) -> Mention | None:
+        for m in self.mentions:
+            if m.tok_start == i:
+                return m
+        return None
+
+
+@dataclass
+class Baseline:
+    name: str
+    start: int  # sentence character offsets of the phrase
+    end: int
+    named: bool  # an entity, rather than the text's own words
+
+
+@dataclass
+class Comparison:
+    """One improvement cue of a sentence with what it compares."""
+
+    subject: str
+    baselines: list[Baseline]
+    cue_start: int
+    end: int  # where the last baseline ends
+
+
+# -- the component -------------------------------------------------------------
+@Language.factory("kg_relations", default_config={"min_confidence": 0.0})
+def make_relations(nlp: Language, name: str, min_confidence: float) -> "RelationFinder":
+    return RelationFinder(min_confidence)
+
+
+class RelationFinder:
+    """Finds the four relations sentence by sentence."""
+
+    def __init__(self, min_confidence: float = 0.0):
+        self.min_confidence = min_confidence
+
+    def __call__(self, doc: Doc) -> Doc:
+        ents = sorted(doc.spans.get(SPAN_KEY, []), key=lambda s: (s.start, -s.end))
+        main = _main_proposal(ents)
+        found = _Relations()
         for sent in doc.sents:
-            in_sent = [s for s in ents if s.start >= sent.start and s.end <= sent.end]
-            for s in in_sent:
-                rel = None
-                if s.label_ == "Dataset" and _EVAL_CUE.search(sent.text):
-                    rel = {"s": proposed, "p": "evaluatedOn", "o": s._.kg_name}
-                elif s.label_ == "Task":
-                    rel = {"s": proposed, "p": "addresses", "o": s._.kg_name}
-                elif s.label_ == "Method" and not s._.proposed and _IMPROVE.search(sent.text):
-                    rel = {"s": proposed, "p": "improvesOver", "o": s._.kg_name}
-                if rel and (key := tuple(rel.values())) not in seen:
-                    seen.add(key)
-                    rel.update(span=[sent.start_char, sent.end_char], confidence=0.5)
-                    rels.append(rel)
-    doc._.kg_relations = rels
-    return doc
+            s = _sentence(sent, ents, main)
+            comparisons = _comparisons(s)
+            _improvements(s, comparisons, found)
+            _achievements(s, comparisons, found)
+            _evaluations(s, comparisons, found)
+            _addresses(s, found)
+        doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
+        return doc
 
 
+def _name(span: Span) -> str:
+    return span._.kg_name or span.text
+
+
+def _main_proposal(ents: list[Span]) -> str | None:
+    """The paper's own method: its first proposed Method mention."""
+    for span in ents:
+        if span.label_ == "Method" and span._.proposed:
+            return _name(span)
+    return None
+
+
+def _sentence(sent: Span, ents: list[Span], main: str | None) -> Sentence:
+    base = sent.start_char
+    mentions = [Mention(e.start_char - base, e.end_char - base, e.label_, _name(e), bool(e._.proposed), e.start, e.end)
+                for e in ents if e.start >= sent.start and e.end <= sent.end]
+    s = Sentence(sent, mentions, main)
+    s.quantities = [q for q in quantities(sent.text) if q.unit not in _SIZE_UNITS and not _inside_mention(s, q)]
+    return s
+
+
+def _inside_mention(s: Sentence, q: Quantity) -> bool:
+    return any(m.start <= q.start and q.end <= m.end for m in s.mentions)
+
+
+class _Relations:
+    """Relations found so far, without duplicates, in the order found."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[tuple, dict] = {}
+
+    def add(self, s: Sentence, rel: dict, confidence: float) -> None:
+        if not rel.get("s") or rel.get("s") == rel.get("o"):
+            return
+        rel = {k: v for k, v in rel.items() if v is not None}
+        key = tuple(rel.get(k) for k in ("s", "p", "o", "metric", "value", "dataset"))
+        old = self.by_key.get(key)
+        if old is not None:
+            old["confidence"] = max(old["confidence"], confidence)
+            return
+        rel["span"] = [s.span.start_char, s.span.end_char]
+        rel["confidence"] = round(confidence, 2)
+        self.by_key[key] = rel
+
+    def items(self) -> list[dict]:
+        rels = list(self.by_key.values())
+        # A comparison stated once with a number and once without is one relation.
+        valued = {(r["s"], r["p"], r.get("o")) for r in rels if "value" in r}
+        return [r for r in rels if "value" in r or r["p"] != "improvesOver" or (r["s"], r["p"], r.get("o")) not in valued]
+
+
+# -- subjects ------------------------------------------------------------------
+def _clause_start(text: str, pos: int) -> int:
+    start = 0
+    for m in _CLAUSE_BREAK.finditer(text, 0, pos):
+        start = m.end()
+    return start
+
+
+def _refers_to_proposal(text: str) -> bool:
+    c = cues()
+    return bool(c.self_reference.search(text) or c.it_reference.search(text))
+
+
+def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> tuple[str | None, float]:
+    """Who does what the words at `pos` say, and how sure we are."""
+    excluded = list(exclude)
+
+    def free(m: Mention) -> bool:
+        return all(m.end <= a or m.start >= b for a, b in excluded)
+
+    start = _clause_start(s.text, pos)
+    before = [m for m in s.of("Method") if start <= m.start and m.end <= pos and free(m)]
+    proposed = [m for m in before if m.proposed]
+    if proposed:
+        return proposed[-1].name, 0.9
+    if s.main and _refers_to_proposal(s.text[start:pos]):
+        return s.main, 0.8
+    others = [m for m in before if not _compared_mention(s.text, start, m)]
+    if others:
+        return others[-1].name, 0.6
+    whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
+    if whole:
+        return whole[-1].name, 0.7
+    if s.main and _refers_to_proposal(s.text[:pos]):
+        return s.main, 0.65
+    return None, 0.0
+
+
+def _compared_mention(text: str, start: int, m: Mention) -> bool:
+    """A method named after "than", "compared to", "unlike": not the subject."""
+    return bool(re.search(r"\b(?:than|compared (?:to|with)|unlike|over|against|versus|vs\.?|like|such as|e\.g\.,?|from|of|to|on|with)\s+(?:the\s+)?$",
+                          text[start:m.start], re.I))
+
+
+# -- baselines -----------------------------------------------------------------
+def _first_token(s: Sentence, pos: int) -> int:
+    for tok in s.span:
+        if tok.idx - s.span.start_char >= pos:
+            return tok.i
+    return s.span.end
+
+
+def _stop_here(tokens: list[Token], i: int, stops: tuple[tuple[str, ...], ...]) -> bool:
+    for stop in stops:
+        if all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(stop)):
+            return True
+    return False
+
+
+def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
+    """The compared things written from `pos` on: named methods or the text's
+    own words ("the previous state of the art"), split at lists."""
+    c = cues()
+    doc = s.span.doc
+    base = s.span.start_char
+    tokens = list(doc[_first_token(s, pos):s.span.end])
+    pieces: list[list] = []  # each a list of Token | Mention
+    seps: list[str] = []  # the separator before each piece
+    examples_from: int | None = None  # index of the first piece given as an example
+    cur: list = []
+    sep = ""
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        m = s.mention_at_token(tok.i)
+        if m is not None and m.label == "Method":
+            cur.append(m)
+            i += m.tok_end - tok.i
+            continue
+        low = tok.lower_
+        marker = c.example_marker.match(doc.text[tok.idx:tok.idx + 14]) if low not in _SEPARATORS else None
+        if marker:
+            # Skip every token of the marker ("such as", "e.g.,").
+            j = i + 1
+            while j < len(tokens) and tokens[j].idx < tok.idx + len(marker.group(0).rstrip()):
+                j += 1
+            if cur:
+                pieces.append(cur)
+                seps.append(sep)
+            cur, sep = [], ""
+            examples_from = len(pieces)
+            i = j
+            continue
+        if low == "(":
+            close = next((k for k in range(i + 1, len(tokens)) if tokens[k].text == ")"), None)
+            if close is None:
+                break
+            inner = doc.text[tok.idx + 1:tokens[close].idx]
+            if c.example_marker.match(inner):
+                inner_pos = tok.idx + 1 - base
+                inner_pos += c.example_marker.match(inner).end()
+                examples = _baselines_inside(s, inner_pos, tokens[close].idx - base, subject)
+                if examples:
+                    if cur:
+                        pieces.append(cur)
+                        seps.append(sep)
+                    cur, sep = [], ""
+                    examples_from = len(pieces)
+                    return _finish(s, pieces, seps, examples_from, subject) + examples if examples_from else examples
+            i = close + 1
+            continue
+        if low in _SEPARATORS or (low == "as" and i + 2 < len(tokens) and tokens[i + 1].lower_ == "well"):
+            if cur:
+                pieces.append(cur)
+                seps.append(sep)
+            sep = (sep + " " + low).strip() if not cur else low
+            cur = []
+            i += 3 if low == "as" else 1
+            continue
+        if low in _END_PUNCT or tok.like_num or _stop_here(tokens, i, c.stops) or len(cur) > 9:
+            break
+        cur.append(tok)
+        i += 1
+    if cur:
+        pieces.append(cur)
+        seps.append(sep)
+    return _finish(s, pieces, seps, examples_from, subject)
+
+
+def _baselines_inside(s: Sentence, start: int, end: int, subject: str | None) -> list[Baseline]:
+    found = _baselines(s, start, subject)
+    return [b for b in found if b.end <= end]
+
+
+def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int | None,
+            subject: str | None) -> list[Baseline]:
+    out: list[Baseline] = []
+    pending: list | None = None  # an unfinished adjective piece: "diffusion-based and ..."
+    for k, piece in enumerate(pieces):
+        if examples_from is not None and k == examples_from and out:
+            # "methods like A and B": the examples stand for the generic words.
+            generic = [b for b in out if not b.named]
+            if generic and k > 0:
+                out = [b for b in out if b.named]
+        if pending is not None and seps[k] in ("and", "or"):
+            piece = pending + [seps[k]] + piece
+        b = _piece(s, piece, subject)
+        if b is None:
+            if out and pending is None:
+                break
+            pending = piece if all(isinstance(x, Token) for x in piece) and len(piece) <= 4 else None
+            if pending is None and out:
+                break
+            continue
+        pending = None
+        if out and out[-1].named and not b.named and seps[k] == "," and _starts_with_the(piece):
+            continue  # an apposition: "REPA, the current state of the art"
+        out.append(b)
+    return out
+
+
+def _starts_with_the(piece: list) -> bool:
+    return bool(piece) and isinstance(piece[0], Token) and piece[0].lower_ in ("the", "a", "an")
+
+
+def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
+    """One list item as a baseline, or None when it is not one."""
+    c = cues()
+    items = [x for x in piece if not isinstance(x, str)]
+    while items and isinstance(items[0], Token) and items[0].lower_ in c.drop_first:
+        items = items[1:]
+    if not items:
+        return None
+    base = s.span.start_char
+    start = items[0].start if isinstance(items[0], Mention) else items[0].idx - base
+    last = items[-1]
+    end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base
+    text = s.text[start:end]
+    lead = _LEADING_OF.match(text)
+    if lead:
+        start += lead.end()
+        text = text[lead.end():]
+        items = [x for x in items if (x.start if isinstance(x, Mention) else x.idx - base) >= start]
+        if not items:
+            return None
+    if isinstance(last, Mention):
+        if last.name == subject or last.proposed:
+            return None
+        return Baseline(last.name, last.start, last.end, named=True)
+    if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
+        return None
+    if cues().self_reference.fullmatch(text) or text.lower() in ("ours", "it", "them", "this", "that"):
+        return None
+    words = text.lower()
+    head = last.lower_
+    if head in c.baseline_heads or "state of the art" in words or "state-of-the-art" in words or re.search(r"\bsota\b", words):
+        if any(t.lower_ in ("our", "we", "proposed") for t in items if isinstance(t, Token)):
+            return None
+        return Baseline(text, start, end, named=False)
+    return None
+
+
+# -- improvesOver ----------------------------------------------------------------
+def _comparisons(s: Sentence) -> list[Comparison]:
+    """Every improvement cue of the sentence with its subject and baselines."""
+    c = cues()
+    text = s.text
+    found: list[Comparison] = []
+    starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
+    for rx in (c.improve_verb, c.comparative_than, c.gain_over, c.improve_over):
+        for m in rx.finditer(text):
+            starts.append((m.start(), m.end()))
+    if c.gain_context.search(text) or any(_is_gain(s, q) for q in s.quantities):
+        for m in c.compared_to.finditer(text):
+            starts.append((m.start(), m.end()))
+    # "improves the accuracy of BERT": the method whose result is improved.
+    for meth in s.of("Method"):
+        if c.improve_of.search(text[max(0, meth.start - 80):meth.start]):
+            starts.append((meth.start - 1, meth.start))
+    starts.sort()
+    taken: list[tuple[int, int]] = []
+    for cue_start, obj_start in starts:
+        if any(a <= obj_start < b for a, b in taken):
+            continue
+        subject, conf = _subject(s, cue_start)
+        if subject is None:
+            continue
+        baselines = _baselines(s, obj_start, subject)
+        baselines = [b for b in baselines if b.name != subject]
+        if not baselines:
+            continue
+        end = max(b.end for b in baselines)
+        taken.append((obj_start, end))
+        found.append(Comparison(subject, baselines, cue_start, end))
+    return found
+
+
+def _is_gain(s: Sentence, q: Quantity) -> bool:
+    """A number that says by how much, rather than a score reached."""
+    c = cues()
+    if q.from_value is not None:
+        return False
+    if q.unit == "x" or q.signed or q.gain:
+        return True
+    before = s.text[max(0, q.start - 40):q.start]
+    after = s.text[q.end:q.end + 40]
+    if c.gain_before.search(before) or c.gain_after.match(after):
+        return True
+    return False
+
+
+def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
+    """The metric a number is stated in: "22.3% WER", "WER of 22.3%",
+    "by 2% in accuracy", "an FID score of 1.48"."""
+    text = s.text
+    for m in s.of("Metric"):
+        gap = text[m.end:q.start]
+        if m.end <= q.start and re.fullmatch(
+                r"\s*(?:\(\w+\)\s*)?(?:scores?|values?|rates?|results?)?\s*(?:of|=|:|is|was|reaches|reached|at|to|by|as high as|as low as|as)?"
+                r"\s*(?:only|just|up to|over|about|around|nearly|almost|approximately|more than|less than|a|an|an average of|on average|~)?\s*(?:the\s+)?",
+                gap, re.I):
+            return m.name
+        after = text[run_end:m.start]
+        if m.start >= run_end and re.fullmatch(
+                r"\s*(?:points?|pts?)?\s*(?:(?:absolute|relative)\s+)?(?:(?:improvements?|gains?|increases?|reductions?|decreases?|higher|lower|better)\s+)?"
+                r"(?:(?:in|of|on|for)\s+(?:terms\s+of\s+)?)?(?:the\s+|top-1\s+)?",
+                after, re.I):
+            return m.name
+    return None
+
+
+def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str | None:
+    """The dataset a number was measured on: the only one in the sentence, the
+    only one between this number and the next, or the nearest before it in
+    the clause."""
+    datasets = s.of("Dataset")
+    if not datasets:
+        return None
+    names = {d.name for d in datasets}
+    if len(names) == 1:
+        return datasets[0].name
+    after = {d.name for d in datasets if q_end <= d.start < next_start}
+    if after:
+        return after.pop() if len(after) == 1 else None
+    start = _clause_start(s.text, q_start)
+    before = [d for d in datasets if start <= d.start and d.end <= q_start]
+    if before and re.search(r"\b(?:on|in|for|over)\s+(?:the\s+)?$", s.text[max(0, before[-1].start - 10):before[-1].start]):
+        return before[-1].name
+    return None
+
+
+def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
+    if not comparisons:
+        return
+    gains = [q for q in s.quantities if _is_gain(s, q) or (_paren_after_method(s, q))]
+    groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
+    for q in gains:
+        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q))
+        groups[nearest].append(q)
+    nexts = _next_starts(s)
+    for i, comp in enumerate(comparisons):
+        qs = groups[i]
+        pairs = _pair(comp.baselines, qs, s)
+        for baseline, q in pairs:
+            rel = {"s": comp.subject, "p": "improvesOver", "o": baseline.name}
+            conf = 0.75 if baseline.named else 0.6
+            if q is not None:
+                run_end = _run_end(s, q)
+                rel.update(metric=_metric_near(s, q, run_end) or _only_metric(s), value=q.value, unit=_gain_unit(s, q, run_end),
+                           dataset=_dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), gain=q.gain)
+                conf += 0.1
+            else:
+                rel.update(metric=_only_metric(s), dataset=_only_dataset(s))
+            found.add(s, rel, conf)
+
+
+def _paren_after_method(s: Sentence, q: Quantity) -> bool:
+    """ "Llama-3-8B (4.96%)": a number in brackets right after a method."""
+    before = s.text[:q.start]
+    return bool(re.search(r"\(\s*$", before)) and any(
+        re.fullmatch(r"\s*\(\s*", s.text[m.end:q.start]) for m in s.of("Method"))
+
+
+def _distance(comp: Comparison, q: Quantity) -> int:
+    if comp.cue_start <= q.start <= comp.end:
+        return 0
+    return min(abs(q.start - comp.end), abs(comp.cue_start - q.end))
+
+
+def _pair(baselines: list[Baseline], qs: list[Quantity], s: Sentence) -> list[tuple[Baseline, Quantity | None]]:
+    """Each baseline with its number: in order when the counts agree
+    ("BM25 and DPR by 3.1 and 1.2 points"), the one number for every
+    baseline, or one relation per number when one baseline is beaten by
+    several margins."""
+    if not qs:
+        return [(b, None) for b in baselines]
+    if len(qs) == len(baselines):
+        return list(zip(baselines, qs))
+    if len(qs) == 1:
+        return [(b, qs[0]) for b in baselines]
+    if len(baselines) == 1:
+        return [(baselines[0], q) for q in qs]
+    out = []
+    for k, b in enumerate(baselines):
+        nxt = baselines[k + 1].start if k + 1 < len(baselines) else len(s.text)
+        mine = [q for q in qs if b.end <= q.start < nxt]
+        out.append((b, mine[0] if mine else None))
+    return out
+
+
+def _gain_unit(s: Sentence, q: Quantity, run_end: int) -> str | None:
+    """A margin written as "0.3 BLEU" or "2 F1" is in points of that metric."""
+    if q.unit:
+        return q.unit
+    after = s.text[run_end:run_end + 40]
+    if any(m.start >= run_end and re.fullmatch(r"\s*", s.text[run_end:m.start]) for m in s.of("Metric")):
+        return "points"
+    if re.match(r"\s*(?:absolute\s+)?points?\b", after, re.I):
+        return "points"
+    return None
+
+
+def _run_end(s: Sentence, q: Quantity) -> int:
+    for run in runs(s.text, s.quantities):
+        if q in run:
+            return run[-1].end
+    return q.end
+
+
+def _next_starts(s: Sentence) -> dict[int, int]:
+    qs = s.quantities
+    return {q.start: (qs[k + 1].start if k + 1 < len(qs) else len(s.text)) for k, q in enumerate(qs)}
+
+
+def _only_metric(s: Sentence) -> str | None:
+    names = {m.name for m in s.of("Metric")}
+    return names.pop() if len(names) == 1 else None
+
+
+def _only_dataset(s: Sentence) -> str | None:
+    names = {m.name for m in s.of("Dataset")}
+    return names.pop() if len(names) == 1 else None
+
+
+# -- achieves --------------------------------------------------------------------
+def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
+    c = cues()
+    nexts = _next_starts(s)
+    for q in s.quantities:
+        gain = _is_gain(s, q)
+        if gain and comparisons:
+            continue  # said by how much it beats a baseline: an improvesOver value
+        run_end = _run_end(s, q)
+        metric = _metric_near(s, q, run_end)
+        if metric is None and q.from_value is not None:
+            # "improves retrieval@5 from 86% to 87%": the metric before "from".
+            metric = _metric_near(s, Quantity(q.value, q.start, q.start), run_end)
+        if metric is None:
+            continue
+        if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not c.achieve_verb.search(s.text[:q.start]):
+            continue  # a bare whole number ("3 layers") is rarely a score
+        subject, conf = _subject(s, q.start, [(b.start, b.end) for comp in comparisons for b in comp.baselines])
+        if subject is None:
+            continue
+        if gain and not re.search(r"speed|faster|accelerat|throughput", metric + s.text[q.end:q.end + 30], re.I):
+            continue  # a margin over something unnamed is not a score reached
+        dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
+        rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
+        found.add(s, rel, conf * (0.9 if c.achieve_verb.search(s.text[:q.start]) else 0.75))
+
+
+# -- evaluatedOn -----------------------------------------------------------------
+def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
+    c = cues()
+    datasets = s.of("Dataset")
+    if not datasets:
+        return
+    evaluative = bool(c.evaluation.search(s.text))
+    excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
+    for d in datasets:
+        subject, conf = _subject(s, d.start, excluded)
+        if subject is None and s.main and evaluative:
+            subject, conf = s.main, 0.5
+        if subject is None:
+            subject, conf = _subject_after(s, d.end, excluded)
+        if subject is None or (d.proposed and subject == s.main):
+            continue
+        if not evaluative:
+            conf *= 0.7
+        found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
+    """ "On ImageNet, ResNet-50 reaches ...": a method named after the dataset."""
+    for m in s.of("Method"):
+        if m.start >= pos and all(m.end <= a or m.start >= b for a, b in excluded):
+            if m.proposed:
+                return m.name, 0.7
+    return None, 0.0
+
+
+# -- addresses -------------------------------------------------------------------
+_FOR_TASK = re.compile(r"\b(?:for|to|in|on|address\w*|tackl\w*|solv\w*|appl\w+ to|designed for|used for|towards?)\b", re.I)
+
+
+def _addresses(s: Sentence, found: _Relations) -> None:
+    for t in s.of("Task"):
+        subject, conf = _subject(s, t.start)
+        if subject is not None and subject != s.main:
+            between = s.text[:t.start]
+            if not _FOR_TASK.search(between[-40:]):
+                subject = None
+        if subject is None and s.main:
+            subject, conf = s.main, 0.5
+        if subject is None:
+            continue
+        found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)

@@ -1,6 +1,13 @@
 """Record -> quads. One named graph per paper holds every fact of that paper,
 so a paper can be replaced or removed as a unit.
 
+Entities get the IRI their names and the gazetteer give
+(`Resolver.local_iri`); the store's canonical pass (`kg.graph.entities`)
+later joins entities that other papers show to be the same, and writes the
+one canonical label of each into the entities graph. So the paper graph
+holds only what this paper says: the names it uses for each entity
+(`mlkg:surfaceName`, `mlkg:surfaceAlias`), never the canonical label.
+
 The quads are pyoxigraph terms, since the store is Oxigraph and building
 rdflib objects first would double the work on large corpora; `paper_graph`
 gives the same facts as an rdflib Dataset for tests and interchange.
@@ -10,13 +17,16 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any, Iterator
 
 import pyoxigraph as ox
 import rdflib
 
 from kg.graph import iris
-from kg.graph.vocab import DCTERMS, ENTITY_CLASS, FABIO, ID, MLKG, MLS, PROV, RDF, RELATION, SKOS, XSD
+from kg.graph.canonical import Resolver
+from kg.graph.vocab import (DCTERMS, ENTITY_CLASS, FABIO, ID, MLKG, MLS, PROV, RDF, RELATION, SKOS,
+                            SURFACE_ALIAS, SURFACE_NAME, XSD)
 from kg.model import Abstract
 
 _NN: dict[str, ox.NamedNode] = {}
@@ -37,29 +47,60 @@ def L(value: Any, datatype=None) -> ox.Literal:
     return ox.Literal(str(value))
 
 
+def decimal_literal(value: Any) -> ox.Literal | None:
+    """An xsd:decimal in its canonical lexical form (never "1e-05"), or None."""
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    if not d.is_finite():
+        return None
+    text = format(d, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".") or "0"
+    return ox.Literal(text, datatype=N(XSD.decimal))
+
+
 _NUM = re.compile(r"[-+]?\d+(?:\.\d+)?")
 
 
 def parse_value(text: str) -> tuple[Decimal | None, Decimal | None]:
     """Lower and upper bound of a value as the record writes it ("6.4", "2-5")."""
     nums = []
-    for m in _NUM.findall(text.replace(",", "")):
+    for m in _NUM.findall(str(text).replace(",", "")):
         try:
-            nums.append(Decimal(m))
+            nums.append(Decimal(m.lstrip("+")))
         except InvalidOperation:
             pass
+    # "2-5" reads as 2 and -5: a range is never written with a negative end.
+    if len(nums) == 2 and nums[1] < 0 <= nums[0]:
+        nums[1] = -nums[1]
     if not nums:
         return None, None
     return min(nums), max(nums)
 
 
-def record_quads(abstract: Abstract, record: dict) -> Iterator[ox.Quad]:
+@lru_cache(maxsize=1)
+def default_resolver() -> Resolver:
+    """A resolver over the built-in gazetteers."""
+    from kg.nlp import gazetteer
+    return Resolver(gazetteer.load_builtin())
+
+
+# Which entity type an unknown name is taken as, by where it stands.
+_OBJECT_TYPE = {"evaluatedOn": "Dataset", "addresses": "Task", "improvesOver": "Method"}
+
+
+def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = None) -> Iterator[ox.Quad]:
+    """Every quad of one paper, all in its named graph."""
+    resolver = resolver or default_resolver()
     pid = record["id"]
     g = ox.NamedNode(str(iris.paper_graph_iri(pid)))
     paper = ox.NamedNode(str(iris.paper_iri(pid)))
     activity = ox.NamedNode(str(iris.paper_iri(pid)) + "/extraction")
     ext = record.get("extractor") or {}
-    agent = ox.NamedNode(str(ID[f"agent/{iris.slug(ext.get('name', 'kg'))}/{iris.slug(ext.get('version', '0'))}"]))
+    ext_name, ext_version = str(ext.get("name", "kg")), str(ext.get("version", "0"))
+    agent = ox.NamedNode(str(ID[f"agent/{iris.slug(ext_name)}/{iris.slug(ext_version)}"]))
 
     def q(s, p, o):
         return ox.Quad(s, N(p) if not isinstance(p, ox.NamedNode) else p, o, g)
@@ -69,7 +110,7 @@ def record_quads(abstract: Abstract, record: dict) -> Iterator[ox.Quad]:
     if abstract.title:
         yield q(paper, DCTERMS.title, L(abstract.title))
     yield q(paper, DCTERMS.abstract, L(abstract.text))
-    coll = abstract.meta.get("collection")
+    coll = abstract.meta.get("collection") if isinstance(abstract.meta, dict) else None
     if isinstance(coll, str) and coll:
         yield q(paper, MLKG.collection, L(coll))
     yield q(paper, PROV.wasGeneratedBy, activity)
@@ -77,73 +118,122 @@ def record_quads(abstract: Abstract, record: dict) -> Iterator[ox.Quad]:
     yield q(activity, PROV.wasAssociatedWith, agent)
     yield q(activity, PROV.used, paper)
     yield q(agent, RDF.type, N(PROV.SoftwareAgent))
-    yield q(agent, SKOS.prefLabel, L(f"{ext.get('name', 'kg')} {ext.get('version', '')}".strip()))
+    yield q(agent, SKOS.prefLabel, L(f"{ext_name} {ext_version}".strip()))
 
-    sentences = record.get("sentences") or []
-    sent_nodes: dict[tuple[int, int], ox.NamedNode] = {}
+    sentences = [(int(s), int(e)) for s, e in (record.get("sentences") or [])]
+    sent_nodes: list[ox.NamedNode] = []
     for i, (start, end) in enumerate(sentences):
         node = ox.NamedNode(str(iris.sentence_iri(pid, i)))
-        sent_nodes[(start, end)] = node
+        sent_nodes.append(node)
         yield q(node, RDF.type, N(MLKG.Sentence))
         yield q(node, DCTERMS.isPartOf, paper)
         yield q(node, MLKG.text, L(abstract.text[start:end]))
         yield q(node, MLKG.start, L(start, XSD.integer))
         yield q(node, MLKG.end, L(end, XSD.integer))
 
-    def sentence_of(span) -> ox.NamedNode | None:
-        if not span:
-            return None
-        key = (span[0], span[1])
-        if key in sent_nodes:
-            return sent_nodes[key]
-        for (s, e), node in sent_nodes.items():
-            if s <= key[0] < e:
-                return node
+    def sentence_at(offset: int) -> int | None:
+        for i, (s, e) in enumerate(sentences):
+            if s <= offset < e:
+                return i
         return None
 
-    node_of: dict[tuple[str, str], ox.NamedNode] = {}
-    name_type: dict[str, str] = {}
-    for etype, ents in record.get("entities", {}).items():
-        cls = ENTITY_CLASS.get(etype)
-        if cls is None:
+    # -- entities ---------------------------------------------------------------
+    node_of: dict[tuple[str, str], ox.NamedNode] = {}   # (type, name) -> node
+    folded: dict[tuple[str, str], ox.NamedNode] = {}    # (type, folded name or alias) -> node
+    mention_sentences: dict[ox.NamedNode, set[int]] = {}
+    type_order = [t for t in ENTITY_CLASS]
+
+    def declare(etype: str, ent: dict) -> Iterator[ox.Quad]:
+        name = ent["name"]
+        aliases = [a for a in (ent.get("aliases") or []) if isinstance(a, str) and a.strip() and a != name]
+        node = ox.NamedNode(resolver.local_iri(etype, name, aliases))
+        node_of[(etype, name)] = node
+        for form in (name, *aliases):
+            folded.setdefault((etype, iris.fold(form)), node)
+        sents = mention_sentences.setdefault(node, set())
+        for span in ent.get("mentions") or []:
+            i = sentence_at(int(span[0])) if span else None
+            if i is not None:
+                sents.add(i)
+        yield q(node, RDF.type, N(ENTITY_CLASS[etype]))
+        yield q(node, RDF.type, N(MLKG.Entity))
+        yield q(node, SURFACE_NAME, L(name))
+        for alias in aliases:
+            yield q(node, SURFACE_ALIAS, L(alias))
+        yield q(paper, MLKG.mentions, node)
+        if ent.get("proposed"):
+            yield q(paper, MLKG.proposes, node)
+
+    for etype, ents in (record.get("entities") or {}).items():
+        if etype not in ENTITY_CLASS:
             continue
         for ent in ents:
-            name = ent["name"]
-            node = ox.NamedNode(str(iris.entity_iri(etype, name)))
-            node_of[(etype, name)] = node
-            name_type.setdefault(name, etype)
-            yield q(node, RDF.type, N(cls))
-            yield q(node, RDF.type, N(MLKG.Entity))
-            yield q(node, SKOS.prefLabel, L(name))
-            for alias in ent.get("aliases", []) or []:
-                yield q(node, SKOS.altLabel, L(alias))
-            yield q(paper, MLKG.mentions, node)
-            if ent.get("proposed"):
-                yield q(paper, MLKG.proposes, node)
+            if isinstance(ent, dict) and isinstance(ent.get("name"), str) and ent["name"].strip():
+                yield from declare(etype, ent)
 
-    def entity(name: str, prefer: str) -> ox.NamedNode | None:
-        if (prefer, name) in node_of:
-            return node_of[(prefer, name)]
-        etype = name_type.get(name)
-        return node_of.get((etype, name)) if etype else None
+    def find(name: str, prefer: str) -> ox.NamedNode | None:
+        others = [prefer] + [t for t in type_order if t != prefer]
+        for t in others:
+            if (t, name) in node_of:
+                return node_of[(t, name)]
+        key = iris.fold(name)
+        for t in others:
+            if (t, key) in folded:
+                return folded[(t, key)]
+        return None
 
-    results = 0
-    for i, rel in enumerate(record.get("relations", [])):
+    created: list[ox.Quad] = []
+
+    def entity(name: Any, etype: str) -> ox.NamedNode | None:
+        """The node of a name the relation uses; a name the record's entity
+        lists lack is still an entity of the type its place implies."""
+        if not isinstance(name, str) or not name.strip():
+            return None
+        node = find(name, etype)
+        if node is None:
+            created.extend(declare(etype, {"name": name}))
+            node = node_of[(etype, name)]
+        return node
+
+    def derived_from(rel: dict, nodes: list[ox.NamedNode | None]) -> ox.NamedNode | None:
+        span = rel.get("span")
+        if span:
+            i = sentence_at(int(span[0]))
+            return sent_nodes[i] if i is not None else None
+        # Without a span, a sentence mentioning every entity of the relation.
+        common: set[int] | None = None
+        for n in nodes:
+            if n is None:
+                continue
+            s = mention_sentences.get(n, set())
+            common = s if common is None else common & s
+        return sent_nodes[min(common)] if common else None
+
+    for i, rel in enumerate(record.get("relations") or []):
         p = rel.get("p")
-        subj = entity(rel.get("s", ""), "Method")
+        if p not in RELATION and p != "achieves":
+            continue
+        subj = entity(rel.get("s"), "Method")
         if subj is None:
             continue
-        sent = sentence_of(rel.get("span"))
         obj = None
-        if p in RELATION and rel.get("o"):
-            prefer = {"evaluatedOn": "Dataset", "addresses": "Task", "improvesOver": "Method"}[p]
-            obj = entity(rel["o"], prefer)
-            if obj is None and p == "improvesOver":
-                obj = ox.NamedNode(str(iris.local_baseline_iri(pid, rel["o"])))
-                yield q(obj, RDF.type, N(MLKG.Baseline))
-                yield q(obj, SKOS.prefLabel, L(rel["o"]))
-            if obj is None:
-                continue
+        if p in RELATION:
+            if p == "improvesOver":
+                obj = find(rel.get("o") or "", "Method") if rel.get("o") else None
+                if obj is None and isinstance(rel.get("o"), str) and rel["o"].strip():
+                    obj = ox.NamedNode(str(iris.local_baseline_iri(pid, rel["o"])))
+                    created.append(q(obj, RDF.type, N(MLKG.Baseline)))
+                    created.append(q(obj, SKOS.prefLabel, L(rel["o"])))
+            else:
+                obj = entity(rel.get("o"), _OBJECT_TYPE[p])
+        dataset = entity(rel.get("dataset"), "Dataset")
+        metric = entity(rel.get("metric"), "Metric")
+        yield from created
+        created.clear()
+        sent = derived_from(rel, [subj, obj, dataset, metric])
+        conf = decimal_literal(rel["confidence"]) if rel.get("confidence") is not None else None
+
+        if obj is not None:
             yield q(subj, N(RELATION[p]), obj)
             fact = ox.NamedNode(str(iris.fact_iri(pid, i)))
             yield q(fact, RDF.type, N(RDF.Statement))
@@ -154,11 +244,11 @@ def record_quads(abstract: Abstract, record: dict) -> Iterator[ox.Quad]:
             yield q(fact, MLKG.reportedIn, paper)
             if sent is not None:
                 yield q(fact, PROV.wasDerivedFrom, sent)
-            if "confidence" in rel:
-                yield q(fact, MLKG.confidence, L(rel["confidence"], XSD.decimal))
-        if p in ("improvesOver", "achieves") and (rel.get("value") or p == "achieves"):
-            res = ox.NamedNode(str(iris.result_iri(pid, results)))
-            results += 1
+            if conf is not None:
+                yield q(fact, MLKG.confidence, conf)
+
+        if p in ("improvesOver", "achieves"):
+            res = ox.NamedNode(str(iris.result_iri(pid, i)))
             yield q(res, RDF.type, N(MLS.ModelEvaluation))
             yield q(res, RDF.type, N(MLKG.Improvement if p == "improvesOver" else MLKG.Score))
             yield q(res, MLKG.method, subj)
@@ -166,35 +256,31 @@ def record_quads(abstract: Abstract, record: dict) -> Iterator[ox.Quad]:
             yield q(res, PROV.wasGeneratedBy, activity)
             if obj is not None:
                 yield q(res, MLKG.baseline, obj)
-            if rel.get("dataset"):
-                d = entity(rel["dataset"], "Dataset")
-                if d is not None:
-                    yield q(res, MLKG.dataset, d)
-            if rel.get("metric"):
-                m = entity(rel["metric"], "Metric")
-                if m is not None:
-                    yield q(res, MLS.specifiedBy, m)
+            if dataset is not None:
+                yield q(res, MLKG.dataset, dataset)
+            if metric is not None:
+                yield q(res, MLS.specifiedBy, metric)
             value = rel.get("value")
-            if value:
-                lo, hi = parse_value(value)
+            if value is not None and str(value).strip():
+                lo, hi = parse_value(str(value))
                 yield q(res, MLKG.valueText, L(value))
                 if hi is not None:
-                    yield q(res, MLS.hasValue, L(hi, XSD.decimal))
+                    yield q(res, MLS.hasValue, decimal_literal(hi))
                 if lo is not None and lo != hi:
-                    yield q(res, MLKG.minValue, L(lo, XSD.decimal))
-            if rel.get("unit"):
+                    yield q(res, MLKG.minValue, decimal_literal(lo))
+            if isinstance(rel.get("unit"), str) and rel["unit"].strip():
                 yield q(res, MLKG.unit, L(rel["unit"]))
             if rel.get("gain") in ("absolute", "relative"):
                 yield q(res, MLKG.gainType, N(MLKG[rel["gain"].capitalize() + "Gain"]))
             if sent is not None:
                 yield q(res, PROV.wasDerivedFrom, sent)
-            if "confidence" in rel:
-                yield q(res, MLKG.confidence, L(rel["confidence"], XSD.decimal))
+            if conf is not None:
+                yield q(res, MLKG.confidence, conf)
 
 
-def paper_graph(abstract: Abstract, record: dict) -> rdflib.Dataset:
+def paper_graph(abstract: Abstract, record: dict, resolver: Resolver | None = None) -> rdflib.Dataset:
     """The same quads as an rdflib Dataset."""
     ds = rdflib.Dataset()
-    data = "".join(str(qd) + " .\n" for qd in record_quads(abstract, record))
+    data = "".join(str(qd) + " .\n" for qd in record_quads(abstract, record, resolver))
     ds.parse(data=data, format="nquads")
     return ds

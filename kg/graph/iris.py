@@ -1,28 +1,45 @@
 """Stable, readable IRIs.
 
-An entity's IRI depends only on its type and the folded form of its name, so
-the same dataset gets the same IRI whatever order or batch abstracts come in:
-`CIFAR-10`, `CIFAR10` and `cifar-10` all fold to `cifar10`.
+An entity's IRI is `id:{type}/{slug}`: the slug is the lower-cased name with
+hyphens between its words (`id:dataset/cifar-10`). Which name of an entity
+gives the slug is decided across all abstracts by `kg.graph.canonical`, so
+the same entity gets the same IRI whatever order or batch abstracts come in.
+`fold` is the matching key: `CIFAR-10`, `CIFAR10` and `cifar-10` all fold to
+`cifar10`, and removing the hyphens of a slug gives its key.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
-from kg.graph.vocab import GRAPH, ID
+from kg.graph.vocab import GRAPH, ID, TYPE_SEGMENT
 
 _NON_WORD = re.compile(r"[^0-9a-z]+")
 _SLUG = re.compile(r"[^0-9A-Za-z]+")
 
 
+def _plain(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in text if not unicodedata.combining(c)).casefold()
+
+
+def _fallback(name: str) -> str:
+    # Names with no Latin letter or digit ("文心") still need a distinct, valid key.
+    return quote(name.strip().casefold(), safe="")
+
+
 def fold(name: str) -> str:
     """The matching key of a name: Unicode-normalised, case-folded, only letters and digits."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    key = _NON_WORD.sub("", text)
-    return key or quote(name.strip().casefold(), safe="")
+    key = _NON_WORD.sub("", _plain(name))
+    return key or _fallback(name)
+
+
+def entity_slug(name: str) -> str:
+    """The readable IRI segment of an entity name: its key with hyphens where the name has word breaks."""
+    s = _NON_WORD.sub("-", _plain(name)).strip("-")
+    return s or _fallback(name)
 
 
 def slug(name: str) -> str:
@@ -34,7 +51,12 @@ def slug(name: str) -> str:
 
 
 def entity_iri(etype: str, name: str):
-    return ID[f"{etype.lower()}/{fold(name)}"]
+    """The IRI an entity gets when `name` is its canonical name."""
+    return ID[f"{TYPE_SEGMENT.get(etype, etype.lower())}/{entity_slug(name)}"]
+
+
+def entity_prefix(etype: str) -> str:
+    return str(ID[f"{TYPE_SEGMENT.get(etype, etype.lower())}/"])
 
 
 def safe_id(paper_id: str) -> str:
@@ -47,6 +69,11 @@ def paper_iri(paper_id: str):
 
 def paper_graph_iri(paper_id: str):
     return GRAPH[f"paper/{safe_id(paper_id)}"]
+
+
+def paper_id_of_graph(graph_iri: str) -> str:
+    """The paper id back from its graph IRI."""
+    return unquote(graph_iri.removeprefix(str(GRAPH["paper/"])))
 
 
 def sentence_iri(paper_id: str, index: int):

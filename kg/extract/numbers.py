@@ -1,0 +1,176 @@
+"""Numbers as abstracts write them: "7.9%", "+4.7%", "up to 2.5%", "2% to 5%",
+"1.5x", "40 times", "0.3 BLEU", "22.3% WER", "from 61.79 to 66.94".
+
+`quantities(text)` finds each number with its unit and says, where the text
+does, whether a gain is absolute or relative. It knows nothing of entities:
+which metric a number belongs to is decided by the relation component.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One number of a sentence. `value` is the number as written without
+    sign or qualifier ("2.5"; a range is "2-5"); `start`/`end` are character
+    offsets of the whole expression in the text given to `quantities`."""
+
+    value: str
+    start: int
+    end: int
+    unit: str | None = None
+    gain: str | None = None  # "absolute" | "relative" when the text says
+    from_value: str | None = None  # "61.79" of "from 61.79 to 66.94"
+    signed: bool = False  # written with an explicit + or - sign
+
+
+@lru_cache(maxsize=1)
+def _units() -> dict[str, str]:
+    """Written unit -> the unit the record uses (data: resources/relations/units.json)."""
+    path = resources.files("kg.resources") / "relations" / "units.json"
+    table = json.loads(path.read_text(encoding="utf-8"))
+    out: dict[str, str] = {}
+    for unit, forms in table.items():
+        for form in forms:
+            out[form.lower()] = unit
+    return out
+
+
+_NUM = r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
+# A number must not continue a name ("ResNet-50", "GPT-4o", "v1.0", "CIFAR-10").
+_BEFORE = r"(?<![\w.\-/@])"
+_SIGN = r"(?P<sign>[+\-\u2212\u00b1])?"
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    forms = sorted(_units(), key=len, reverse=True)
+    word_units = [re.escape(f) for f in forms if f[0].isalpha()]
+    sym_units = [re.escape(f) for f in forms if not f[0].isalpha()]
+    # Letter units must end at a word edge ("5 ms" but not "5 msec-long"
+    # read as "ms"); "x"/"times" must not be a dimension ("3 x 3", "256 times 256").
+    unit = (rf"(?:\s?(?:{'|'.join(sym_units)})|"
+            rf"\s?(?:{'|'.join(word_units)})(?![\w\-])(?!\s*\d))")
+    one = rf"{_BEFORE}{_SIGN}(?P<num>{_NUM})(?P<unit>{unit})?(?![\w.]*\d)(?![A-Za-z])"
+    single = re.compile(one, re.I)
+    from_to = re.compile(
+        rf"\bfrom\s+(?:{_SIGN})?(?P<a>{_NUM})(?P<ua>{unit})?\s+to\s+(?P<sign2>[+\-\u2212])?(?P<b>{_NUM})(?P<ub>{unit})?(?![\w.]*\d)",
+        re.I)
+    span = re.compile(
+        rf"{_BEFORE}(?:between\s+)?(?P<a>{_NUM})(?P<ua>{unit})?\s*(?:-|\u2013|\u2014|~|to|and)\s*(?P<b>{_NUM})(?P<ub>{unit})(?![\w.]*\d)",
+        re.I)
+    return single, from_to, span
+
+
+def _unit(raw: str | None) -> str | None:
+    if not raw:
+        return None
+    return _units().get(raw.strip().lower())
+
+
+_ABSOLUTE = re.compile(r"\babsolute(?:ly)?\b|\bpercentage points?\b|\bpp\b|\bp\.p\.", re.I)
+_RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
+_OTHER_NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:\.\d+)?")
+
+
+def _gain(text: str, start: int, end: int, unit: str | None) -> str | None:
+    """ "absolute" or "relative" when the words right around the number say so."""
+    before = text[max(0, start - 30):start]
+    after = text[end:end + 25]
+    # Only the words up to the nearest other number count, so that in
+    # "2.1% absolute and 3% relative" each number keeps its own word.
+    before = _OTHER_NUMBER.split(before)[-1]
+    after = _OTHER_NUMBER.split(after)[0]
+    if unit == "points" and text[start:end].lower().find("percentage") >= 0:
+        return "absolute"
+    for window in (after[:20], before):
+        if _ABSOLUTE.search(window):
+            return "absolute"
+        if _RELATIVE.search(window):
+            return "relative"
+    return None
+
+
+def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bool:
+    """Years ("in 2019") and citation years are not results."""
+    if unit:
+        return False
+    return bool(re.fullmatch(r"(?:19|20)\d\d", value))
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every number of `text` with its unit, left to right. Ranges and
+    "from A to B" changes are one quantity each. A unitless number
+    coordinated with a following one that has a unit ("by 3.1 and 1.2
+    points") takes that unit."""
+    single, from_to, span = _patterns()
+    found: list[Quantity] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in taken)
+
+    for m in from_to.finditer(text):
+        ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
+        if ua and ub and ua != ub:
+            continue
+        unit = ub or ua
+        q = Quantity(value=m.group("b"), start=m.start(), end=m.end(), unit=unit,
+                     from_value=m.group("a"))
+        found.append(replace(q, gain=_gain(text, q.start, q.end, unit)))
+        taken.append((m.start(), m.end()))
+    for m in span.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
+        if ua and ua != ub:
+            continue
+        joiner = text[m.end("a") if not m.group("ua") else m.end("ua"):m.start("b")].strip().lower()
+        if joiner == "and" and not text[max(0, m.start() - 8):m.start()].lower().rstrip().endswith("between"):
+            # "3.1 and 1.2 points" is two numbers, not a range.
+            continue
+        value = f"{m.group('a')}-{m.group('b')}"
+        found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=ub,
+                              gain=_gain(text, m.start(), m.end(), ub)))
+        taken.append((m.start(), m.end()))
+    for m in single.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        unit = _unit(m.group("unit"))
+        value = m.group("num")
+        if _is_year_or_count(value, unit, text, m.start()):
+            continue
+        found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=unit,
+                              gain=_gain(text, m.start(), m.end(), unit), signed=bool(m.group("sign"))))
+        taken.append((m.start(), m.end()))
+    found.sort(key=lambda q: q.start)
+    return _share_units(text, found)
+
+
+_COORD = re.compile(r"\s*(?:,\s*(?:and|or)?|and|or|/|vs\.?|versus)\s*$", re.I)
+
+
+def _share_units(text: str, qs: list[Quantity]) -> list[Quantity]:
+    out = list(qs)
+    for i in range(len(out) - 2, -1, -1):
+        q, nxt = out[i], out[i + 1]
+        if q.unit is None and nxt.unit is not None and _COORD.fullmatch(" " + text[q.end:nxt.start]):
+            out[i] = replace(q, unit=nxt.unit, gain=q.gain or nxt.gain)
+    return out
+
+
+def runs(text: str, qs: list[Quantity]) -> list[list[Quantity]]:
+    """Quantities grouped into coordinated runs: "1.1 and 1.3 BLEU" is one run of two."""
+    groups: list[list[Quantity]] = []
+    for q in qs:
+        if groups and _COORD.fullmatch(" " + text[groups[-1][-1].end:q.start]):
+            groups[-1].append(q)
+        else:
+            groups.append([q])
+    return groups

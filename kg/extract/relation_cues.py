@@ -1,0 +1,72 @@
+"""The cue words of the relation rules, loaded once from
+kg/resources/relations/cues.json and compiled into regular expressions."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+
+def _alt(pieces: list[str]) -> str:
+    return "(?:" + "|".join(sorted(pieces, key=len, reverse=True)) + ")"
+
+
+@dataclass(frozen=True)
+class Cues:
+    improve_verb: re.Pattern  # "outperforms", "surpassing"
+    comparative_than: re.Pattern  # "better than", "higher accuracy than"
+    gain_over: re.Pattern  # "improvements over", "4.41x acceleration over"
+    improve_over: re.Pattern  # "improves over", "improves upon"
+    compared_to: re.Pattern  # "compared to", "in comparison with"
+    gain_context: re.Pattern  # a comparative or gain word that makes "compared to" a gain
+    improve_of: re.Pattern  # "improves the accuracy of"
+    achieve_verb: re.Pattern
+    gain_after: re.Pattern  # right after a number: "improvement", "faster"
+    gain_before: re.Pattern  # right before a number: "by", "an improvement of"
+    evaluation: re.Pattern
+    self_reference: re.Pattern  # "our method", "the proposed approach", "we"
+    it_reference: re.Pattern  # "it" as a subject
+    baseline_heads: frozenset[str]
+    drop_first: frozenset[str]
+    stops: tuple[tuple[str, ...], ...]  # word sequences that end a baseline phrase
+    example_marker: re.Pattern
+
+
+@lru_cache(maxsize=1)
+def cues() -> Cues:
+    path = resources.files("kg.resources") / "relations" / "cues.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    verbs = _alt(data["improve_verbs"])
+    nouns = _alt(data["improve_nouns_over"])
+    comparatives = _alt(data["comparatives"])
+    compare = _alt(data["compare"])
+    gains = _alt(data["gain_words"])
+    method_nouns = _alt(data["method_nouns"])
+    return Cues(
+        improve_verb=re.compile(rf"\b{verbs}\b", re.I),
+        # "than" after a comparative, a few words apart; "more than 10%" is a qualifier, not a comparison.
+        comparative_than=re.compile(rf"\b{comparatives}\b(?:\s+[\w-]+){{0,3}}?\s+than\b(?!\s+[\d.]+)", re.I),
+        gain_over=re.compile(rf"\b{nouns}\b[^.;:]{{0,60}}?\b(?:over|upon|against|compared (?:to|with)|relative to|in comparison (?:to|with))\b",
+                             re.I),
+        improve_over=re.compile(r"\bimprov\w*\s+(?:[\w-]+\s+){0,2}?(?:over|upon|on)\b", re.I),
+        compared_to=re.compile(rf"\b(?:compared (?:to|with)|in comparison (?:to|with)|relative to|against|versus|vs\.?)\s", re.I),
+        gain_context=re.compile(rf"\b(?:{comparatives}|{gains}|{_alt(data['improve_of'])})\b", re.I),
+        improve_of=re.compile(rf"\b{_alt(data['improve_of'])}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+$", re.I),
+        achieve_verb=re.compile(rf"\b{_alt(data['achieve_verbs'])}\b", re.I),
+        gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
+        gain_before=re.compile(
+            rf"(?:\bby|\b{gains}\s+(?:of|by)|\bmargin of)\s+(?:(?:up to|over|more than|about|around|nearly|almost|roughly|approximately|"
+            rf"at least|an average of|on average|average|a|an|absolute|relative|absolutely|relatively)\s+)*~?$", re.I),
+        evaluation=re.compile(rf"\b{_alt(data['evaluation'])}", re.I),
+        self_reference=re.compile(
+            rf"\b(?:(?:our|the proposed|this|the presented|the resulting|the new)\s+(?:[\w-]+\s+){{0,3}}?{method_nouns}s?\b|"
+            rf"we\b|ours\b)", re.I),
+        it_reference=re.compile(r"(?:^|[,;:]\s*|\b(?:that|and|where)\s+)it\s+(?:\w+ly\s+)?\w+", re.I),
+        baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
+        drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
+        stops=tuple(tuple(s.lower().split()) for s in data["baseline_stop"]),
+        example_marker=re.compile(rf"^\s*(?:{_alt(data['example_markers'])})\s*", re.I),
+    )

@@ -1,0 +1,132 @@
+"""The canonical pass over a store: one node per entity across all papers.
+
+Reads the names each paper graph uses for its entities (`mlkg:surfaceName`,
+`mlkg:surfaceAlias`), resolves them all at once (kg.graph.canonical), renames
+entity nodes inside the paper graphs where another paper showed two names to
+be one entity, and rewrites the entities graph: classes, the one canonical
+`skos:prefLabel`, every other name as `skos:altLabel`, `skos:exactMatch`.
+
+It streams paper graph by paper graph and keeps only the distinct namings in
+memory, so it scales with the vocabulary, not the corpus. Running it twice
+gives the same store; its result does not depend on the order papers were
+added in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import pyoxigraph as ox
+
+from kg.graph.canonical import Entity, Resolver
+from kg.graph.vocab import (ENTITIES_GRAPH, ENTITY_CLASS, GRAPH, ID, MLKG, RDF, SEGMENT_TYPE, SKOS,
+                            SURFACE_ALIAS, SURFACE_NAME)
+
+_ENTITIES = ox.NamedNode(str(ENTITIES_GRAPH))
+_PAPER_GRAPH_PREFIX = str(GRAPH["paper/"])
+_ID = str(ID)
+_NAME = ox.NamedNode(str(SURFACE_NAME))
+_ALIAS = ox.NamedNode(str(SURFACE_ALIAS))
+_TYPE = ox.NamedNode(str(RDF.type))
+_ENTITY = ox.NamedNode(str(MLKG.Entity))
+_PREF = ox.NamedNode(str(SKOS.prefLabel))
+_ALT = ox.NamedNode(str(SKOS.altLabel))
+_EXACT = ox.NamedNode(str(SKOS.exactMatch))
+
+
+@dataclass
+class CanonicalReport:
+    entities: int = 0
+    renamed: int = 0  # entity nodes renamed inside some paper graph
+
+
+def paper_graphs(db: ox.Store) -> Iterator[ox.NamedNode]:
+    for g in db.named_graphs():
+        if isinstance(g, ox.NamedNode) and g.value.startswith(_PAPER_GRAPH_PREFIX):
+            yield g
+
+
+def entity_type(iri: str) -> str | None:
+    """The record type of an entity IRI (id:dataset/... -> Dataset)."""
+    if not iri.startswith(_ID):
+        return None
+    return SEGMENT_TYPE.get(iri[len(_ID):].split("/", 1)[0])
+
+
+def namings(db: ox.Store, g: ox.NamedNode) -> dict[ox.NamedNode, tuple[list[str], list[str]]]:
+    """Each entity node of paper graph `g` with the names and aliases the paper uses."""
+    out: dict[ox.NamedNode, tuple[list[str], list[str]]] = {}
+    for quad in db.quads_for_pattern(None, _NAME, None, g):
+        out.setdefault(quad.subject, ([], []))[0].append(quad.object.value)
+    for quad in db.quads_for_pattern(None, _ALIAS, None, g):
+        out.setdefault(quad.subject, ([], []))[1].append(quad.object.value)
+    return out
+
+
+def rename(db: ox.Store, g: ox.NamedNode, old: ox.NamedNode, new: ox.NamedNode) -> None:
+    """Replace node `old` by `new` in every quad of graph `g`."""
+    found = list(db.quads_for_pattern(old, None, None, g))
+    found += [q for q in db.quads_for_pattern(None, None, old, g) if q.subject != old]
+    for q in found:
+        db.remove(q)
+    for q in found:
+        s = new if q.subject == old else q.subject
+        o = new if q.object == old else q.object
+        db.add(ox.Quad(s, q.predicate, o, g))
+
+
+def entity_quads(entity: Entity) -> Iterator[ox.Quad]:
+    node = ox.NamedNode(entity.iri)
+    yield ox.Quad(node, _TYPE, ox.NamedNode(str(ENTITY_CLASS[entity.etype])), _ENTITIES)
+    yield ox.Quad(node, _TYPE, _ENTITY, _ENTITIES)
+    yield ox.Quad(node, _PREF, ox.Literal(entity.pref_label), _ENTITIES)
+    for alt in entity.alt_labels:
+        yield ox.Quad(node, _ALT, ox.Literal(alt), _ENTITIES)
+    for iri in entity.exact_match:
+        try:
+            target = ox.NamedNode(iri)
+        except ValueError:
+            continue  # a gazetteer id that is no IRI links nothing
+        yield ox.Quad(node, _EXACT, target, _ENTITIES)
+
+
+def canonicalise(db: ox.Store, resolver: Resolver) -> CanonicalReport:
+    """Resolve the entities of every paper graph of `db` and rewrite the entities graph."""
+    report = CanonicalReport()
+    resolver = resolver.fresh()
+    for g in paper_graphs(db):
+        for node, (names, aliases) in namings(db, g).items():
+            etype = entity_type(node.value)
+            if etype and names:
+                resolver.add(etype, names, aliases)
+    resolver.finish()
+    for g in paper_graphs(db):
+        for node, (names, aliases) in namings(db, g).items():
+            etype = entity_type(node.value)
+            if not (etype and names):
+                continue
+            iri = resolver.iri_of(etype, names, aliases)
+            if iri != node.value:
+                rename(db, g, node, ox.NamedNode(iri))
+                report.renamed += 1
+    if db.contains_named_graph(_ENTITIES):
+        db.remove_graph(_ENTITIES)
+    batch: list[ox.Quad] = []
+    for entity in resolver.entities():
+        report.entities += 1
+        batch.extend(entity_quads(entity))
+        if len(batch) >= 100_000:
+            db.extend(batch)
+            batch = []
+    db.extend(batch)
+    return report
+
+
+def orphans(db: ox.Store) -> list[str]:
+    """Entities in the entities graph that no paper mentions (always none after `canonicalise`)."""
+    q = f"""SELECT DISTINCT ?e WHERE {{
+      GRAPH <{ENTITIES_GRAPH}> {{ ?e a <{MLKG.Entity}> }}
+      FILTER NOT EXISTS {{ GRAPH ?g {{ ?p <{MLKG.mentions}> ?e }} FILTER(?g != <{ENTITIES_GRAPH}>) }}
+    }} ORDER BY ?e"""
+    return [row["e"].value for row in db.query(q)]

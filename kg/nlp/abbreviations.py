@@ -1,0 +1,80 @@
+"""Abbreviation pairs defined in the text, in both orders:
+"Large Speech-Language Models (LSLMs)" and "Lion (EvoLved Sign Momentum)".
+
+Writes doc._.abbreviations: a list of (long Span, short Span), one per
+definition, in text order. Later components turn each pair into one entity
+with the long form as name and the short form as alias, and read every later
+use of the short form as a mention of that entity.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from kg.nlp.abbrev_match import is_abbreviation
+
+if not Doc.has_extension("abbreviations"):
+    Doc.set_extension("abbreviations", default=None)
+
+_SHORT = re.compile(r"^(?=.*[A-Z])[A-Za-z][\w\-+./@^&]{0,14}$")
+_MAX_INNER = 12
+_STOP_TOKENS = frozenset({",", ";", ":", "(", ")", "[", "]", ".", "!", "?", '"', "“", "”"})
+
+
+def _looks_short(text: str) -> bool:
+    """A single token that can be an abbreviation: a capital, no more than 15 characters."""
+    return bool(_SHORT.match(text)) and not text.isdigit()
+
+
+def _long_before(doc: Doc, paren: int, short: str) -> Span | None:
+    """The shortest run of words ending just before `paren` that `short` abbreviates."""
+    sent_start = doc[paren].sent.start
+    letters = sum(c.isalpha() for c in short)
+    max_words = min(letters + 5, letters * 2)
+    words = 0
+    k = paren - 1
+    while k >= sent_start and words < max_words:
+        tok = doc[k]
+        if tok.text in _STOP_TOKENS or tok.is_space:
+            break
+        words += 1
+        if tok.text[:1].lower() == short[:1].lower() or tok.text[:1] == short[:1]:
+            cand = doc[k:paren]
+            if is_abbreviation(short, cand.text):
+                return cand
+        k -= 1
+    return None
+
+
+@Language.component("kg_abbreviations")
+def find_abbreviations(doc: Doc) -> Doc:
+    pairs: list[tuple[Span, Span]] = []
+    n = len(doc)
+    for i, tok in enumerate(doc):
+        if tok.text != "(" or i == 0:
+            continue
+        j = i + 1
+        while j < n and j - i <= _MAX_INNER and doc[j].text not in (")", "(") and not doc[j].is_sent_start:
+            j += 1
+        if j >= n or doc[j].text != ")":
+            continue
+        inner_end = i + 1
+        while inner_end < j and doc[inner_end].text not in (",", ";"):
+            inner_end += 1
+        inner = doc[i + 1:inner_end]
+        if len(inner) == 0:
+            continue
+        if len(inner) == 1 and _looks_short(inner.text):
+            long = _long_before(doc, i, inner.text)
+            if long is not None:
+                pairs.append((long, inner))
+                continue
+        # "Lion (EvoLved Sign Momentum)": a short name, then its long form in brackets.
+        prev = doc[i - 1]
+        if len(inner) >= 2 and _looks_short(prev.text) and is_abbreviation(prev.text, inner.text):
+            pairs.append((inner, doc[i - 1:i]))
+    doc._.abbreviations = pairs
+    return doc

@@ -1,0 +1,68 @@
+"""Clean markup out of an abstract without moving any character.
+
+Abstracts arrive with LaTeX (`\\textit{X}`, `$x$`, `~`, `\\%`), Markdown
+emphasis (`**X**`, `*X*`, `_X_`, `` `X` ``) and HTML entities (`&amp;`).
+Every piece of markup is replaced by spaces of the same length (an escape
+such as `\\%` or `&amp;` by its character followed by spaces), so the cleaned
+text has exactly the length of the original and every offset into one is an
+offset into the other.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+# \textit{, \textbf{, \emph{ ... : the command and its braces go, the argument stays.
+_LATEX_WRAP = re.compile(r"\\(?:text(?:it|bf|tt|sc|sf|rm|normal)|emph|mathrm|mathbf|mathit|mathcal|mathbb|"
+                         r"mathsf|mathtt|operatorname|boldsymbol|bm|underline|url|textsuperscript|"
+                         r"textsubscript)\s*\{([^{}]*)\}")
+_LATEX_ESCAPE = re.compile(r"\\([%&_#$])")
+_LATEX_CMD = re.compile(r"\\[A-Za-z]+\*?")
+_MATH_DOLLAR = re.compile(r"(?<!\\)\$")
+_LATEX_BRACE = re.compile(r"(?<=[\s(])\{([^{}]*)\}")
+_TILDE = re.compile(r"(?<=\S)~(?=\S)")
+_MD_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_MD_EM = re.compile(r"(?<![\w*])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])")
+_MD_CODE = re.compile(r"`([^`\n]+)`")
+_HTML_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_HTML_TAG = re.compile(r"</?(?:i|b|em|strong|sub|sup|u|tt|code|span|br|p)\b[^<>]{0,200}>", re.I)
+_ODD_SPACE = re.compile(r"[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]")
+
+
+def _blank(m: re.Match) -> str:
+    return " " * (m.end() - m.start())
+
+
+def _keep_group(m: re.Match, group: int) -> str:
+    """Spaces for the whole match except the kept group, which stays in place."""
+    start, end = m.start(), m.end()
+    gs, ge = m.start(group), m.end(group)
+    return " " * (gs - start) + m.group(group) + " " * (end - ge)
+
+
+def _entity(m: re.Match) -> str:
+    char = html.unescape(m.group(0))
+    if len(char) != 1:  # unknown entity: leave it as written
+        return m.group(0)
+    return (" " if char in "\u00a0" else char) + " " * (len(m.group(0)) - 1)
+
+
+def clean(text: str) -> str:
+    """`text` with markup blanked out; same length, same offsets."""
+    if not any(c in text for c in "\\$~*_`&<\u00a0\t\u2009\u202f"):
+        return text
+    out = _TILDE.sub(" ", text)
+    out = _LATEX_WRAP.sub(lambda m: _keep_group(m, 1), out)
+    out = _LATEX_ESCAPE.sub(lambda m: m.group(1) + " ", out)
+    out = _LATEX_CMD.sub(_blank, out)
+    out = _MATH_DOLLAR.sub(" ", out)
+    out = _LATEX_BRACE.sub(lambda m: _keep_group(m, 1), out)
+    out = _MD_STRONG.sub(lambda m: _keep_group(m, 2), out)
+    out = _MD_EM.sub(lambda m: _keep_group(m, 2), out)
+    out = _MD_CODE.sub(lambda m: _keep_group(m, 1), out)
+    out = _HTML_TAG.sub(_blank, out)
+    out = _HTML_ENTITY.sub(_entity, out)
+    out = _ODD_SPACE.sub(" ", out)
+    assert len(out) == len(text)
+    return out

@@ -1,0 +1,91 @@
+"""A tokenizer that keeps scientific names whole.
+
+spaCy's English rules split "BERT-base" at the hyphen, "BDD100K" before the
+"K" (read as a unit) and "7.9%" before the "%". Names like these are the
+entities kg looks for, so the rules are narrowed: no split at a hyphen inside
+a word, no unit suffixes; a full stop after a name ("ViT.") is still split off,
+and "et al." / "e.g." / "Fig." stay single tokens so that sentence splitting
+does not stop at them. The text is cleaned first (kg.nlp.cleanup), with every
+character keeping its offset, so token offsets point into the original text.
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokenizer import Tokenizer
+from spacy.tokens import Doc
+from spacy.util import compile_infix_regex, compile_suffix_regex
+
+from kg.nlp.cleanup import clean
+
+# Abbreviations ending in a full stop that never end a sentence here.
+ABBREVIATIONS = ("al.", "e.g.", "i.e.", "vs.", "cf.", "etc.", "Fig.", "Figs.", "Eq.", "Eqs.", "Sec.", "Tab.",
+                 "approx.", "resp.", "w.r.t.", "i.i.d.", "Ref.", "Refs.", "No.", "Dr.", "Prof.", "St.", "Inc.",
+                 "viz.", "ca.", "a.k.a.", "aka.", "incl.", "esp.", "Vol.", "pp.")
+
+# Dashes between words that do split (an em dash is punctuation, a hyphen is part of a name).
+_DASH_INFIX = r"(?<=[A-Za-z0-9])(?:--|—|–)(?=[A-Za-z])"
+_FINAL_STOP = r"(?<=[A-Za-z0-9\)\]%])\."
+
+
+def _is_hyphen_rule(pattern: str) -> bool:
+    return "(?:-|–|—|--|---|——|~)" in pattern or pattern.startswith("(?<=[0-9])[+\\-")
+
+
+def _is_unit_rule(pattern: str) -> bool:
+    return "km|km²" in pattern
+
+
+class CleaningTokenizer:
+    """Cleans markup to spaces (offsets unchanged), then tokenizes."""
+
+    def __init__(self, inner: Tokenizer):
+        self.inner = inner
+
+    def __call__(self, text: str) -> Doc:
+        return self.inner(clean(text))
+
+    def pipe(self, texts, batch_size: int = 1000):
+        for text in texts:
+            yield self(text)
+
+    # Serialisation is the inner tokenizer's; the clean-up step has no state.
+    def to_bytes(self, **kwargs):
+        return self.inner.to_bytes(**kwargs)
+
+    def from_bytes(self, data, **kwargs):
+        self.inner.from_bytes(data, **kwargs)
+        return self
+
+    def to_disk(self, path, **kwargs):
+        self.inner.to_disk(path, **kwargs)
+
+    def from_disk(self, path, **kwargs):
+        self.inner.from_disk(path, **kwargs)
+        return self
+
+
+def science_tokenizer(nlp: Language) -> Tokenizer:
+    """spaCy's English tokenizer with the narrowed rules described above."""
+    defaults = nlp.Defaults
+    infixes = [p for p in defaults.infixes if not _is_hyphen_rule(p)] + [_DASH_INFIX]
+    suffixes = [p for p in defaults.suffixes if not _is_unit_rule(p)] + [_FINAL_STOP]
+    tok = Tokenizer(
+        nlp.vocab,
+        rules=dict(defaults.tokenizer_exceptions),
+        prefix_search=nlp.tokenizer.prefix_search,
+        suffix_search=compile_suffix_regex(suffixes).search,
+        infix_finditer=compile_infix_regex(infixes).finditer,
+        token_match=nlp.tokenizer.token_match,
+        url_match=nlp.tokenizer.url_match,
+    )
+    for abbr in ABBREVIATIONS:
+        tok.add_special_case(abbr, [{"ORTH": abbr}])
+        if abbr[0].islower():
+            tok.add_special_case(abbr.capitalize(), [{"ORTH": abbr.capitalize()}])
+    return tok
+
+
+def install(nlp: Language) -> None:
+    """Give `nlp` the cleaning science tokenizer."""
+    nlp.tokenizer = CleaningTokenizer(science_tokenizer(nlp))
