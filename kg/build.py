@@ -16,11 +16,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable
 
-from kg.extract import Extractor
+from kg.extract.parallel import record_stream
 from kg.graph import record_quads
 from kg.io import ReadReport, read_inputs
 from kg.io.outputs import OutputSet
 from kg.store import STORE_DIRNAME, KGStore
+from kg.progress import estimate_abstracts, track
+from kg.progress import wanted as progress_wanted
+from kg.timing import StageClock
 
 RECORDS = "records.jsonl"
 GRAPH_TTL = "graph.ttl"
@@ -49,6 +52,7 @@ class BuildSummary:
     relations: Counter = field(default_factory=Counter)
     triples: int = 0
     seconds: float = 0.0
+    stages: dict = field(default_factory=dict)  # seconds per stage (kg.timing)
 
     def lines(self) -> list[str]:
         out = [f"abstracts read: {self.read}", f"skipped: {len(self.skipped)}"]
@@ -58,20 +62,31 @@ class BuildSummary:
         out.append("relations: " + (", ".join(f"{k} {v}" for k, v in sorted(self.relations.items())) or "none"))
         out.append(f"triples: {self.triples}")
         out.append(f"seconds: {self.seconds:.1f}")
+        if self.stages:
+            out.append("seconds by stage: " + ", ".join(f"{k} {v:.1f}" for k, v in self.stages.items()))
         out.append(f"outputs: {self.out_dir / RECORDS}, {self.out_dir / GRAPH_TTL}, {self.out_dir / GRAPH_HTML}, "
                    f"store {self.out_dir / STORE_DIRNAME}")
         return out
 
 
 def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
-          gazetteers: Iterable[str | os.PathLike] = (), view: bool = True) -> BuildSummary:
-    """A fresh build of `inputs` into `out_dir`, replacing earlier outputs as a whole."""
+          gazetteers: Iterable[str | os.PathLike] = (), view: bool = True, workers: int = 1,
+          dask=None, progress: bool = False) -> BuildSummary:
+    """A fresh build of `inputs` into `out_dir`, replacing earlier outputs as a whole.
+    Extraction runs in `workers` local processes, or on the Dask cluster `dask`
+    (a scheduler address or a distributed.Client); `progress` draws a bar on
+    stderr when it is a terminal."""
     t0 = time.perf_counter()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary = BuildSummary(out_dir=out)
     report = ReadReport()
-    extractor = Extractor(gazetteers)
+    gazetteers = list(gazetteers)
+    clock = StageClock()
+    abstracts = clock.iterate("read", read_inputs(inputs, report, fmt))
+    pairs = record_stream(abstracts, gazetteers, workers=workers, dask=dask)
+    if progress and progress_wanted():
+        pairs = track(pairs, total=estimate_abstracts(inputs, fmt), desc="build")
     resolver = entity_resolver(gazetteers)
 
     # Every output is staged and committed together (kg.io.outputs): a build
@@ -80,25 +95,33 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
         store = KGStore(staged.path(STORE_DIRNAME))
         batch: list = []
         with open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out:
-            for abstract, record in extractor.records(read_inputs(inputs, report, fmt)):
-                rec_out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            for abstract, record in clock.iterate("extract", pairs):
+                with clock.stage("records"):
+                    rec_out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 for etype, ents in record["entities"].items():
                     summary.entities[etype] += len(ents)
                 for rel in record["relations"]:
                     summary.relations[rel["p"]] += 1
-                batch.extend(record_quads(abstract, record, resolver))
+                with clock.stage("graph"):
+                    batch.extend(record_quads(abstract, record, resolver))
                 if len(batch) >= 200_000:
-                    store.bulk_load(batch)
+                    with clock.stage("store"):
+                        store.bulk_load(batch)
                     batch = []
-        store.bulk_load(batch)
-        store.canonicalise(resolver)  # one node per entity across papers, canonical labels
-        store.flush()
-        summary.triples = len(store)
-        with open(staged.path(GRAPH_TTL), "wb") as fh:
+        with clock.stage("store"):
+            store.bulk_load(batch)
+            batch = []
+        with clock.stage("canonicalise"):
+            store.canonicalise(resolver)  # one node per entity across papers, canonical labels
+        with clock.stage("store"):
+            store.flush()
+            summary.triples = len(store)
+        with clock.stage("export"), open(staged.path(GRAPH_TTL), "wb") as fh:
             store.dump(fh, "ttl")
         if view:
             from kg.view import write_view
-            write_view(store, staged.path(GRAPH_HTML))
+            with clock.stage("view"):
+                write_view(store, staged.path(GRAPH_HTML))
         else:
             staged.drop(GRAPH_HTML)  # a view of the previous graph would mislead
         store.close()
@@ -108,4 +131,5 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     summary.skipped = report.skipped
     summary.warnings = report.warnings
     summary.seconds = time.perf_counter() - t0
+    summary.stages = dict(clock.seconds)
     return summary

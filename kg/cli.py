@@ -22,6 +22,16 @@ def _err(msg: str) -> int:
     return 2
 
 
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return n
+
+
 def _strict_refusal(args: argparse.Namespace) -> int | None:
     """--strict: read every input once, before any extraction or writing; if
     anything would be skipped, list it all and fail with exit code 3."""
@@ -43,23 +53,30 @@ def _strict_refusal(args: argparse.Namespace) -> int | None:
 
 # -- extract ------------------------------------------------------------------
 def cmd_extract(args: argparse.Namespace) -> int:
-    from kg.extract import Extractor
+    from kg.extract.dask_runner import DaskError
+    from kg.extract.parallel import record_stream
     from kg.io import ReadReport, read_inputs
     from kg.io.atomic import atomic_write
+    from kg.progress import estimate_abstracts, track, wanted
 
     refused = _strict_refusal(args)
     if refused is not None:
         return refused
     report = ReadReport()
-    extractor = Extractor(args.gazetteer)
-    stream = extractor.records(read_inputs(args.inputs, report, args.format))
-    if args.output:
-        with atomic_write(args.output) as fh:
+    stream = record_stream(read_inputs(args.inputs, report, args.format), args.gazetteer,
+                           workers=args.workers, dask=args.dask)
+    if wanted(args.quiet):
+        stream = track(stream, total=estimate_abstracts(args.inputs, args.format), desc="extract")
+    try:
+        if args.output:
+            with atomic_write(args.output) as fh:
+                for _, rec in stream:
+                    fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        else:
             for _, rec in stream:
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-    else:
-        for _, rec in stream:
-            sys.stdout.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    except DaskError as err:
+        return _err(str(err))
     for s in report.skipped:
         print(f"kg: skipped {s}", file=sys.stderr)
     for w in report.warnings:
@@ -78,9 +95,30 @@ def cmd_build(args: argparse.Namespace) -> int:
     refused = _strict_refusal(args)
     if refused is not None:
         return refused
-    summary = build(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer, view=not args.no_view)
+    if args.update:
+        if not args.inputs:
+            return _err("--update needs the INPUT files to add")
+        from kg.update import update
+        summary = update(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer, view=not args.no_view)
+        print("\n".join(summary.lines()))
+        return 1 if summary.skipped else 0
+    from kg.extract.dask_runner import DaskError
+    try:
+        summary = build(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer, view=not args.no_view,
+                        workers=args.workers, dask=args.dask, progress=not args.quiet)
+    except DaskError as err:
+        return _err(str(err))
     print("\n".join(summary.lines()))
     return 1 if summary.skipped else 0
+
+
+# -- remove -------------------------------------------------------------------
+def cmd_remove(args: argparse.Namespace) -> int:
+    from kg.update import remove
+
+    summary = remove(args.ids, args.output, gazetteers=args.gazetteer, view=not args.no_view)
+    print("\n".join(summary.lines()))
+    return 1 if summary.not_found else 0
 
 
 # -- query --------------------------------------------------------------------
@@ -107,12 +145,33 @@ def cmd_export(args: argparse.Namespace) -> int:
     from kg.store import KGStore
 
     store = KGStore.at(args.store, read_only=True)
+    if args.export_format in ("graphml", "gexf"):
+        from kg.graph import networkx_export
+        write = lambda fh: networkx_export.write(store, fh, args.export_format)
+    else:
+        write = lambda fh: store.dump(fh, args.export_format)
     if args.output:
         with atomic_write(args.output, "wb", encoding=None) as fh:
-            store.dump(fh, args.export_format)
+            write(fh)
         print(f"kg: wrote {args.output}", file=sys.stderr)
     else:
-        store.dump(sys.stdout.buffer, args.export_format)
+        write(sys.stdout.buffer)
+    return 0
+
+
+# -- view ---------------------------------------------------------------------
+def cmd_view(args: argparse.Namespace) -> int:
+    from kg.store import KGStore
+    from kg.view import ViewError, parse_types, write_view
+
+    store = KGStore.at(args.store, read_only=True)
+    out = Path(args.output) if args.output else store.path.parent / "view.html"
+    try:
+        write_view(store, out, focus=args.focus, hops=args.hops, types=parse_types(args.types),
+                   max_nodes=args.max_nodes)
+    except ViewError as err:
+        return _err(str(err))
+    print(f"kg: wrote {out}", file=sys.stderr)
     return 0
 
 
@@ -161,6 +220,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"kg {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
+    def scale_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                        help="extract in N processes; the output is the same as with one (default: 1)")
+        sp.add_argument("--dask", metavar="ADDRESS",
+                        help="extract on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
+                             "needs the dask extra, and kg installed on the workers")
+        sp.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar (it is drawn on stderr only when that is a terminal)")
+
     def inputs_opts(sp: argparse.ArgumentParser, required: bool) -> None:
         sp.add_argument("inputs", nargs="+" if required else "*", metavar="INPUT",
                         help="abstract files: .jsonl (id, title, abstract; arXiv metadata rows too), "
@@ -178,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "record per abstract, in input order, as JSON Lines.")
     inputs_opts(sp, required=True)
     sp.add_argument("-o", "--output", metavar="FILE", help="write records here (default: stdout)")
+    scale_opts(sp)
     sp.set_defaults(func=cmd_extract)
 
     sp = sub.add_parser("build", help="abstracts -> records, Turtle graph, HTML view and SPARQL store",
@@ -187,7 +256,23 @@ def build_parser() -> argparse.ArgumentParser:
     inputs_opts(sp, required=False)
     sp.add_argument("-o", "--output", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default: {DEFAULT_OUT}/)")
     sp.add_argument("--no-view", action="store_true", help="skip writing graph.html")
+    scale_opts(sp)
+    sp.add_argument("--update", action="store_true",
+                    help="add INPUT to the build in DIR instead of rebuilding: new ids are added, known ids "
+                         "with new text replaced, known ids with the same text left alone")
     sp.set_defaults(func=cmd_build)
+
+    sp = sub.add_parser("remove", help="take papers out of a build, with all their facts",
+                        description="Remove papers by id from the build in DIR: their named graphs go, entities "
+                                    "no other paper mentions go with them, and records.jsonl, graph.ttl and "
+                                    "graph.html are rewritten. Exit code 1 if some id was not in the store.")
+    sp.add_argument("ids", nargs="+", metavar="ID", help="paper ids, as in records.jsonl")
+    sp.add_argument("-o", "--output", "--store", dest="output", default=DEFAULT_OUT, metavar="DIR",
+                    help=f"build folder (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
+                    help="extra gazetteer the build used (JSON Lines of {name, type, aliases}); may be repeated")
+    sp.add_argument("--no-view", action="store_true", help="skip writing graph.html")
+    sp.set_defaults(func=cmd_remove)
 
     sp = sub.add_parser("query", help="run a SPARQL query over a built store",
                         description="Run SPARQL over a store built by `kg build`. The default graph is the "
@@ -199,14 +284,30 @@ def build_parser() -> argparse.ArgumentParser:
                     help="result format (default: table)")
     sp.set_defaults(func=cmd_query)
 
-    sp = sub.add_parser("export", help="write the graph as Turtle, N-Triples, N-Quads, TriG or JSON-LD",
+    sp = sub.add_parser("export", help="write the graph as Turtle, N-Triples, N-Quads, TriG, JSON-LD, GraphML or GEXF",
                         description="Export the store. Turtle and N-Triples get the union of all papers; "
-                                    "N-Quads, TriG and JSON-LD keep each paper in its named graph.")
+                                    "N-Quads, TriG and JSON-LD keep each paper in its named graph; GraphML and "
+                                    "GEXF give entities and relations as a property graph for Gephi or Cytoscape.")
     sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
-    sp.add_argument("--format", dest="export_format", choices=["ttl", "nt", "nq", "trig", "jsonld"], default="ttl",
+    sp.add_argument("--format", dest="export_format", choices=["ttl", "nt", "nq", "trig", "jsonld", "graphml", "gexf"],
+                    default="ttl",
                     help="output format (default: ttl)")
     sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     sp.set_defaults(func=cmd_export)
+
+    sp = sub.add_parser("view", help="write an HTML view of the graph, or of a part of it",
+                        description="Write a self-contained HTML page (no network needed) drawing the entities "
+                                    "and relations of a built store: search by any name, filters by type, and "
+                                    "the papers, sentences and results behind each node and edge.")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--focus", metavar="NAME", help="show only this entity (any of its names) and its neighbourhood")
+    sp.add_argument("--hops", type=int, default=1, metavar="N",
+                    help="with --focus: how many relations away to reach (default: 1)")
+    sp.add_argument("--types", metavar="T1,T2", help="show only these entity types, e.g. Method,Dataset")
+    sp.add_argument("--max-nodes", type=_positive_int, default=4000, metavar="N",
+                    help="above this many entities draw a summary of the best-connected ones (default: 4000)")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: DIR/view.html)")
+    sp.set_defaults(func=cmd_view)
 
     from kg.eval import __doc__ as eval_rules
     sp = sub.add_parser("eval", help="score extraction records against gold records (P, R, F1)",

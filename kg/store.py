@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import pyoxigraph as ox
 
@@ -26,6 +26,8 @@ RDF_FORMATS = {
     "jsonld": ox.RdfFormat.JSON_LD,
 }
 DATASET_FORMATS = {"nq", "trig", "jsonld"}
+# How many repeated triples the Turtle/N-Triples export remembers (~100 MB).
+_REPEATED_CAP = 300_000
 
 
 class StoreError(RuntimeError):
@@ -93,7 +95,6 @@ class KGStore:
 
     def backup(self, target: str | os.PathLike) -> None:
         """A copy of the store at `target` (hard links where it can), to change apart."""
-        self.db.flush()
         self.db.backup(str(target))
 
     def replace_paper(self, paper_id: str, quads: Iterable[ox.Quad]) -> None:
@@ -133,8 +134,33 @@ class KGStore:
         if fmt in DATASET_FORMATS:
             self.db.dump(out, rdf_format)
         else:
-            triples = {q.triple for q in self.db.quads_for_pattern(None, None, None, None)}
-            ox.serialize(sorted(triples, key=str), out, rdf_format, prefixes=_prefixes())
+            ox.serialize(self._union_triples(), out, rdf_format, prefixes=_prefixes())
+
+    def _union_triples(self) -> Iterator[ox.Triple]:
+        """Each triple of the union once, streamed graph by graph in the
+        store's order (subjects grouped, so Turtle stays compact).
+
+        An entity's triples recur in every paper that mentions it. A Bloom
+        filter sized to the store tells which triples are surely new; only the
+        others are looked up, and a triple is written in the first graph the
+        store lists for it, which is the first graph this scan reaches. Triples
+        found to repeat are remembered (up to a bound), so a popular entity
+        costs one look-up, not one per paper."""
+        from kg.bloom import BloomFilter
+
+        seen = BloomFilter(len(self.db))
+        repeated: set[ox.Triple] = set()
+        for quad in self.db.quads_for_pattern(None, None, None, None):
+            triple = quad.triple
+            if triple in repeated:
+                continue
+            if seen.add(triple):
+                first = next(iter(self.db.quads_for_pattern(triple.subject, triple.predicate, triple.object, None)))
+                if first.graph_name != quad.graph_name:
+                    if len(repeated) < _REPEATED_CAP:
+                        repeated.add(triple)
+                    continue
+            yield triple
 
     def close(self) -> None:
         del self.db

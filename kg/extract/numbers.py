@@ -132,7 +132,7 @@ def quantities(text: str) -> list[Quantity]:
         if ua and ua != ub:
             continue
         joiner = text[m.end("a") if not m.group("ua") else m.end("ua"):m.start("b")].strip().lower()
-        if joiner == "and" and not text[max(0, m.start() - 8):m.start()].lower().rstrip().endswith("between"):
+        if joiner == "and" and not m.group(0).lower().startswith("between"):
             # "3.1 and 1.2 points" is two numbers, not a range.
             continue
         value = f"{m.group('a')}-{m.group('b')}"

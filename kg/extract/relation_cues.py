@@ -49,7 +49,7 @@ def cues() -> Cues:
         improve_verb=re.compile(rf"\b{verbs}\b", re.I),
         # "than" after a comparative, a few words apart; "more than 10%" is a qualifier, not a comparison.
         comparative_than=re.compile(rf"\b{comparatives}\b(?:\s+[\w-]+){{0,3}}?\s+than\b(?!\s+[\d.]+)", re.I),
-        gain_over=re.compile(rf"\b{nouns}\b[^.;:]{{0,60}}?\b(?:over|upon|against|compared (?:to|with)|relative to|in comparison (?:to|with))\b",
+        gain_over=re.compile(rf"\b{nouns}\b(?:[^.;:]|\.(?=\d)){{0,60}}?\b(?:over|upon|against|compared (?:to|with)|relative to|in comparison (?:to|with))\b",
                              re.I),
         improve_over=re.compile(r"\bimprov\w*\s+(?:[\w-]+\s+){0,2}?(?:over|upon|on)\b", re.I),
         compared_to=re.compile(rf"\b(?:compared (?:to|with)|in comparison (?:to|with)|relative to|against|versus|vs\.?)\s", re.I),
@@ -58,13 +58,13 @@ def cues() -> Cues:
         achieve_verb=re.compile(rf"\b{_alt(data['achieve_verbs'])}\b", re.I),
         gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
         gain_before=re.compile(
-            rf"(?:\bby|\b{gains}\s+(?:of|by)|\bmargin of)\s+(?:(?:up to|over|more than|about|around|nearly|almost|roughly|approximately|"
+            rf"(?:\bby|\b{gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?|\bmargin of)\s+(?:(?:up to|over|more than|about|around|nearly|almost|roughly|approximately|"
             rf"at least|an average of|on average|average|a|an|absolute|relative|absolutely|relatively)\s+)*~?$", re.I),
         evaluation=re.compile(rf"\b{_alt(data['evaluation'])}", re.I),
         self_reference=re.compile(
             rf"\b(?:(?:our|the proposed|this|the presented|the resulting|the new)\s+(?:[\w-]+\s+){{0,3}}?{method_nouns}s?\b|"
             rf"we\b|ours\b)", re.I),
-        it_reference=re.compile(r"(?:^|[,;:]\s*|\b(?:that|and|where)\s+)it\s+(?:\w+ly\s+)?\w+", re.I),
+        it_reference=re.compile(r"(?:^|[,;:]\s*|\b(?:that|and|where)\s+)it\s", re.I),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=tuple(tuple(s.lower().split()) for s in data["baseline_stop"]),

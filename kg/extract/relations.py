@@ -30,7 +30,7 @@ from kg.nlp.pipeline import SPAN_KEY
 _SIZE_UNITS = {"M", "B", "K", "GB", "MB"}
 _CLAUSE_BREAK = re.compile(r"[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b", re.I)
 _SEPARATORS = {",", "and", "or", "&", "/"}
-_END_PUNCT = {".", ";", ":", "!", "?", "]", "}"}
+_END_PUNCT = {".", ";", ":", "!", "?", ")", "]", "}"}
 _LEADING_OF = re.compile(r"^(?:those|that|the ones?|the performance|the results?|the accuracy)\s+of\s+", re.I)
 
 
@@ -117,17 +117,25 @@ def _name(span: Span) -> str:
     return span._.kg_name or span.text
 
 
+_OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)
+
+
 def _main_proposal(ents: list[Span]) -> str | None:
-    """The paper's own method: its first proposed Method mention."""
+    """The paper's own method: its first proposed Method mention, else the
+    first method the text calls its own ("our MambaOut model")."""
     for span in ents:
         if span.label_ == "Method" and span._.proposed:
+            return _name(span)
+    for span in ents:
+        if span.label_ == "Method" and _OWN.search(span.doc.text[max(0, span.start_char - 20):span.start_char]):
             return _name(span)
     return None
 
 
 def _sentence(sent: Span, ents: list[Span], main: str | None) -> Sentence:
     base = sent.start_char
-    mentions = [Mention(e.start_char - base, e.end_char - base, e.label_, _name(e), bool(e._.proposed), e.start, e.end)
+    mentions = [Mention(e.start_char - base, e.end_char - base, e.label_, _name(e),
+                        bool(e._.proposed) or (e.label_ == "Method" and _name(e) == main), e.start, e.end)
                 for e in ents if e.start >= sent.start and e.end <= sent.end]
     s = Sentence(sent, mentions, main)
     s.quantities = [q for q in quantities(sent.text) if q.unit not in _SIZE_UNITS and not _inside_mention(s, q)]
@@ -192,6 +200,9 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if s.main and _refers_to_proposal(s.text[start:pos]):
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s.text, start, m)]
+    refs = [r.end() for r in _self_references(s.text[start:pos])]
+    if refs and (not others or start + refs[-1] > others[-1].end):
+        return None, 0.0  # "our method" with nothing proposed by name
     if others:
         return others[-1].name, 0.6
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
@@ -202,8 +213,17 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     return None, 0.0
 
 
+def _self_references(text: str) -> list[re.Match]:
+    c = cues()
+    return list(c.self_reference.finditer(text)) + list(c.it_reference.finditer(text))
+
+
 def _compared_mention(text: str, start: int, m: Mention) -> bool:
-    """A method named after "than", "compared to", "unlike": not the subject."""
+    """A method named after "than", "compared to", "unlike", "outperforms": not the subject."""
+    before = text[start:m.start]
+    verb = cues().improve_verb.search(before)
+    if verb and re.fullmatch(r"\s*(?:(?:the|all|both|most|strong|existing)\s+)*", before[verb.end():]):
+        return True
     return bool(re.search(r"\b(?:than|compared (?:to|with)|unlike|over|against|versus|vs\.?|like|such as|e\.g\.,?|from|of|to|on|with)\s+(?:the\s+)?$",
                           text[start:m.start], re.I))
 
@@ -230,6 +250,9 @@ def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
     doc = s.span.doc
     base = s.span.start_char
     tokens = list(doc[_first_token(s, pos):s.span.end])
+    lead = _LEADING_OF.match(doc.text[tokens[0].idx:s.span.end_char]) if tokens else None
+    if lead:  # "surpasses that of the previous best"
+        tokens = [t for t in tokens if t.idx >= tokens[0].idx + lead.end()]
     pieces: list[list] = []  # each a list of Token | Mention
     seps: list[str] = []  # the separator before each piece
     examples_from: int | None = None  # index of the first piece given as an example
@@ -244,6 +267,9 @@ def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
             i += m.tok_end - tok.i
             continue
         low = tok.lower_
+        if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in _SEPARATORS \
+                and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
+            break  # a named method ends its item unless a head noun follows ("the BERT baseline")
         marker = c.example_marker.match(doc.text[tok.idx:tok.idx + 14]) if low not in _SEPARATORS else None
         if marker:
             # Skip every token of the marker ("such as", "e.g.,").
@@ -267,12 +293,12 @@ def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
                 inner_pos += c.example_marker.match(inner).end()
                 examples = _baselines_inside(s, inner_pos, tokens[close].idx - base, subject)
                 if examples:
+                    # "methods (e.g., TEAL)": the examples stand for the generic words.
                     if cur:
                         pieces.append(cur)
                         seps.append(sep)
-                    cur, sep = [], ""
-                    examples_from = len(pieces)
-                    return _finish(s, pieces, seps, examples_from, subject) + examples if examples_from else examples
+                    named = [b for b in _finish(s, pieces, seps, examples_from, subject) if b.named]
+                    return named + examples
             i = close + 1
             continue
         if low in _SEPARATORS or (low == "as" and i + 2 < len(tokens) and tokens[i + 1].lower_ == "well"):
@@ -283,7 +309,10 @@ def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
             cur = []
             i += 3 if low == "as" else 1
             continue
-        if low in _END_PUNCT or tok.like_num or _stop_here(tokens, i, c.stops) or len(cur) > 9:
+        if c.improve_verb.fullmatch(tok.text) or c.achieve_verb.fullmatch(tok.text):
+            break  # the next clause: "... and further outperforms ..."
+        inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
+        if low in _END_PUNCT or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
             break
         cur.append(tok)
         i += 1
@@ -291,6 +320,11 @@ def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
         pieces.append(cur)
         seps.append(sep)
     return _finish(s, pieces, seps, examples_from, subject)
+
+
+def _words(piece: list) -> int:
+    """Words of a piece as written: "state-of-the-art" is one."""
+    return sum(1 for x in piece if isinstance(x, Mention) or x.whitespace_)
 
 
 def _baselines_inside(s: Sentence, start: int, end: int, subject: str | None) -> list[Baseline]:
@@ -458,7 +492,7 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
 def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
     if not comparisons:
         return
-    gains = [q for q in s.quantities if _is_gain(s, q) or (_paren_after_method(s, q))]
+    gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
     for q in gains:
         nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q))
@@ -472,12 +506,35 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             conf = 0.75 if baseline.named else 0.6
             if q is not None:
                 run_end = _run_end(s, q)
-                rel.update(metric=_metric_near(s, q, run_end) or _only_metric(s), value=q.value, unit=_gain_unit(s, q, run_end),
+                rel.update(metric=_metric_near(s, q, run_end) or _metric_stated_before(s, q), value=q.value, unit=_gain_unit(s, q, run_end),
                            dataset=_dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), gain=q.gain)
                 conf += 0.1
             else:
                 rel.update(metric=_only_metric(s), dataset=_only_dataset(s))
             found.add(s, rel, conf)
+
+
+def _gains(s: Sentence) -> list[Quantity]:
+    """The margins of a sentence that compares. Numbers listed alongside a
+    margin in the same unit are margins too ("up to 7.6% improvement on A,
+    2.1% on B")."""
+    clear = [q for q in s.quantities if (_is_gain(s, q) and not _in_brackets(s, q)) or _paren_after_method(s, q)]
+    units = {q.unit for q in clear if q.unit}
+    more = [q for q in s.quantities if q not in clear and q.unit in units and q.from_value is None
+            and not _in_brackets(s, q) and not _score_context(s, q)]
+    return sorted(clear + more, key=lambda q: q.start)
+
+
+def _in_brackets(s: Sentence, q: Quantity) -> bool:
+    opened = s.text.rfind("(", 0, q.start)
+    return opened >= 0 and s.text.rfind(")", 0, q.start) < opened
+
+
+def _score_context(s: Sentence, q: Quantity) -> bool:
+    """ "achieves 88.5%", "an accuracy of 88.5%": a score, not a margin."""
+    before = s.text[max(0, q.start - 30):q.start]
+    return bool(re.search(r"(?:\b(?:of|=|:|to|reach\w*|achiev\w*|attain\w*|obtain\w*)\s+(?:only\s+|just\s+|about\s+|around\s+|nearly\s+)?~?)$",
+                          before, re.I))
 
 
 def _paren_after_method(s: Sentence, q: Quantity) -> bool:
@@ -543,6 +600,15 @@ def _only_metric(s: Sentence) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
+def _metric_stated_before(s: Sentence, q: Quantity) -> str | None:
+    """ "improves zero-shot accuracy for A (4.96%)": the one metric named
+    before the number with no other metric in between."""
+    before = [m for m in s.of("Metric") if m.end <= q.start]
+    if not before or len({m.name for m in s.of("Metric")}) > 1:
+        return None
+    return before[-1].name
+
+
 def _only_dataset(s: Sentence) -> str | None:
     names = {m.name for m in s.of("Dataset")}
     return names.pop() if len(names) == 1 else None
@@ -559,8 +625,10 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         run_end = _run_end(s, q)
         metric = _metric_near(s, q, run_end)
         if metric is None and q.from_value is not None:
-            # "improves retrieval@5 from 86% to 87%": the metric before "from".
-            metric = _metric_near(s, Quantity(q.value, q.start, q.start), run_end)
+            # "improves F1 on X from 86% to 87%": the last metric before "from", no number between.
+            before = [m for m in s.of("Metric") if m.end <= q.start
+                      and not any(m.end <= o.start < q.start for o in s.quantities)]
+            metric = before[-1].name if before else None
         if metric is None:
             continue
         if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not c.achieve_verb.search(s.text[:q.start]):
@@ -584,7 +652,14 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
     evaluative = bool(c.evaluation.search(s.text))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
+        if _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start]):
+            continue  # training data, not a test
         subject, conf = _subject(s, d.start, excluded)
+        if subject is not None and s.main is not None and subject != s.main \
+                and not any(m.proposed and m.name == subject for m in s.mentions):
+            # In a paper with a proposal, other methods named beside a dataset are
+            # mostly background ("X has been applied to D"); the proposal is what is tested.
+            subject = None
         if subject is None and s.main and evaluative:
             subject, conf = s.main, 0.5
         if subject is None:
@@ -594,6 +669,9 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
         if not evaluative:
             conf *= 0.7
         found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+_TRAINED_ON = re.compile(r"\b(?:pre-?train\w*|trained)\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
 
 
 def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
@@ -612,9 +690,13 @@ _FOR_TASK = re.compile(r"\b(?:for|to|in|on|address\w*|tackl\w*|solv\w*|appl\w+ t
 def _addresses(s: Sentence, found: _Relations) -> None:
     for t in s.of("Task"):
         subject, conf = _subject(s, t.start)
-        if subject is not None and subject != s.main:
-            between = s.text[:t.start]
-            if not _FOR_TASK.search(between[-40:]):
+        if subject is not None and subject != s.main and s.main is not None:
+            # Background sentences name other methods; the paper's tasks are its proposal's,
+            # unless another of its own proposals is named.
+            if not any(m.proposed and m.name == subject for m in s.mentions):
+                subject = None
+        elif subject is not None and s.main is None:
+            if not _FOR_TASK.search(s.text[:t.start][-40:]):
                 subject = None
         if subject is None and s.main:
             subject, conf = s.main, 0.5

@@ -120,11 +120,16 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
     yield q(agent, RDF.type, N(PROV.SoftwareAgent))
     yield q(agent, SKOS.prefLabel, L(f"{ext_name} {ext_version}".strip()))
 
-    sentences = [(int(s), int(e)) for s, e in (record.get("sentences") or [])]
+    # A span outside the text names no sentence; its index stays taken so
+    # sentence IRIs keep the record's numbering.
+    sentences = [(int(s), int(e)) if 0 <= int(s) < int(e) <= len(abstract.text) else (0, 0)
+                 for s, e in (record.get("sentences") or [])]
     sent_nodes: list[ox.NamedNode] = []
     for i, (start, end) in enumerate(sentences):
         node = ox.NamedNode(str(iris.sentence_iri(pid, i)))
         sent_nodes.append(node)
+        if start == end:
+            continue
         yield q(node, RDF.type, N(MLKG.Sentence))
         yield q(node, DCTERMS.isPartOf, paper)
         yield q(node, MLKG.text, L(abstract.text[start:end]))
@@ -214,8 +219,6 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
         if p not in RELATION and p != "achieves":
             continue
         subj = entity(rel.get("s"), "Method")
-        if subj is None:
-            continue
         obj = None
         if p in RELATION:
             if p == "improvesOver":
@@ -228,10 +231,15 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
                 obj = entity(rel.get("o"), _OBJECT_TYPE[p])
         dataset = entity(rel.get("dataset"), "Dataset")
         metric = entity(rel.get("metric"), "Metric")
+        # Entities a relation names are mentioned even when the relation is unusable.
         yield from created
         created.clear()
+        if subj is None or (p in RELATION and obj is None):
+            continue  # a relation without its subject or object says nothing
         sent = derived_from(rel, [subj, obj, dataset, metric])
         conf = decimal_literal(rel["confidence"]) if rel.get("confidence") is not None else None
+        if conf is not None and not 0 <= Decimal(conf.value) <= 1:
+            conf = None
 
         if obj is not None:
             yield q(subj, N(RELATION[p]), obj)
@@ -270,7 +278,7 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
                     yield q(res, MLKG.minValue, decimal_literal(lo))
             if isinstance(rel.get("unit"), str) and rel["unit"].strip():
                 yield q(res, MLKG.unit, L(rel["unit"]))
-            if rel.get("gain") in ("absolute", "relative"):
+            if p == "improvesOver" and rel.get("gain") in ("absolute", "relative"):
                 yield q(res, MLKG.gainType, N(MLKG[rel["gain"].capitalize() + "Gain"]))
             if sent is not None:
                 yield q(res, PROV.wasDerivedFrom, sent)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# A word start: the first character of a word, or an inner capital ("EvoLved", "ResNet").
-_WORD_START = re.compile(r"(?:^|(?<=[\s\-/_(]))[^\W_]|(?<=[a-z])[A-Z]")
+# A word start: the first character of a word, or any capital ("EvoLved", "ResNet", "BPO").
+_WORD_START = re.compile(r"(?:^|(?<=[\s\-/_(]))[^\W_]|[A-Z]")
 _CORE = re.compile(r"^[^\W\d_]+(?:[-.][^\W\d_]+)*")
 
 

@@ -1,17 +1,34 @@
-"""Gazetteers: well-known names of datasets, metrics, tasks and methods.
+"""Gazetteers: well-known names of datasets, metrics, tasks and methods,
+and the spaCy component that marks them in a Doc.
 
 Each file is JSON Lines, one entry a line: {"name": ..., "aliases": [...],
-"type": ...}. The package ships one file per type in kg/resources/gazetteers;
-users add their own with --gazetteer FILE (each entry then needs "type").
+"type": ..., "exactMatch": IRI or [IRIs], "case": "sensitive"}. The package
+ships one file per type in kg/resources/gazetteers; users add their own with
+--gazetteer FILE (each entry then needs "type", unless the file is named
+datasets/metrics/tasks/methods.jsonl).
+
+Matching: a form with a capital or a digit ("BERT", "ImageNet") matches as
+written, since folding case would make words of "GLUE" or "Replica"; an
+all-lower-case form ("semantic segmentation") matches in any case; so do a
+multi-word form and a CamelCase name of six letters or more ("Imagenet"). A plural "s" is accepted.
+Names that extend a known one at a hyphen or a digit ("Llama-3-8B-Instruct",
+"CIFAR-10-LT", "MATH500", "Split-CIFAR100") are variants of the same type.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Iterable
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc
+
+from kg.nlp.candidates import Candidate, candidates
 
 FILE_TYPES = {"datasets": "Dataset", "metrics": "Metric", "tasks": "Task", "methods": "Method"}
 
@@ -22,6 +39,11 @@ class Entry:
     type: str
     aliases: list[str] = field(default_factory=list)
     exact_match: list[str] = field(default_factory=list)
+    case_sensitive: bool = False
+
+    @property
+    def forms(self) -> list[str]:
+        return [self.name, *self.aliases]
 
 
 class GazetteerError(ValueError):
@@ -47,7 +69,10 @@ def _parse(lines: Iterable[str], source: str, default_type: str | None) -> list[
             raise GazetteerError(f"{source}:{n}: 'aliases' must be a list of strings")
         em = row.get("exactMatch", [])
         em = [em] if isinstance(em, str) else list(em)
-        out.append(Entry(row["name"].strip(), etype, [a for a in aliases if a.strip()], em))
+        case = row.get("case", "auto")
+        if case not in ("auto", "sensitive"):
+            raise GazetteerError(f"{source}:{n}: 'case' must be \"auto\" or \"sensitive\"")
+        out.append(Entry(row["name"].strip(), etype, [a.strip() for a in aliases if a.strip()], em, case == "sensitive"))
     return out
 
 
@@ -78,3 +103,93 @@ def load(extra: Iterable[str | Path] = ()) -> list[Entry]:
     for p in extra:
         entries += load_file(p)
     return entries
+
+
+# -- the component -------------------------------------------------------------
+_VARIANT_SPLIT = re.compile(r"-")
+# "transformer-based" is not a variant of Transformer.
+_ADJECTIVE_TAILS = frozenset({"based", "like", "style", "level", "wise", "aware", "free", "specific", "driven",
+                              "guided", "generated", "related", "oriented", "centric", "only", "scale", "size",
+                              "sized", "type", "powered", "friendly", "agnostic", "inspired", "compatible",
+                              "equivalent", "conditioned", "dependent", "tuned", "trained", "encoded", "derived"})
+_TRAILING_DIGITS = re.compile(r"^([A-Za-z][A-Za-z]+?)(\d+)$")
+
+
+def _plural(form: str) -> str | None:
+    last = form[-1:]
+    return form + "s" if last.isalpha() and not form.endswith("s") else None
+
+
+class GazetteerMatcher:
+    """Marks every gazetteer name or alias as a candidate of the entry's type."""
+
+    def __init__(self, nlp: Language, entries: list[Entry]):
+        self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self.entries = entries
+        self.by_form: dict[str, int] = {}  # exact form -> entry index, for variants
+        for i, e in enumerate(entries):
+            key = str(i)
+            exact_docs, lower_docs = [], []
+            for form in e.forms:
+                self.by_form.setdefault(form, i)
+                variants = [form] + ([p] if (p := _plural(form)) else [])
+                cased = e.case_sensitive or any(c.isupper() or c.isdigit() for c in form)
+                # A long CamelCase name ("ImageNet") is no English word in any case.
+                camel = len(form) >= 6 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:])
+                for v in variants:
+                    exact_docs.append(nlp.make_doc(v))
+                    if not e.case_sensitive and (not cased or " " in v or camel):
+                        lower_docs.append(nlp.make_doc(v))
+            if exact_docs:
+                self.exact.add(key, exact_docs)
+            if lower_docs:
+                self.lower.add(key, lower_docs)
+
+    def _variant(self, text: str) -> int | None:
+        """The entry a hyphenated or numbered name extends, if any."""
+        parts = _VARIANT_SPLIT.split(text)
+        if parts[-1].lower() in _ADJECTIVE_TAILS:
+            return None
+        if len(parts) > 1:
+            for k in range(len(parts) - 1, 0, -1):  # longest known prefix first
+                hit = self.by_form.get("-".join(parts[:k]))
+                if hit is not None and len("-".join(parts[:k])) >= 2:
+                    return hit
+            for k in range(1, len(parts)):  # then a known suffix: "Split-CIFAR100"
+                tail = "-".join(parts[k:])
+                hit = self.by_form.get(tail)
+                if hit is not None and len(tail) >= 4 and any(c.isdigit() or c.isupper() for c in tail):
+                    return hit
+        m = _TRAILING_DIGITS.match(text)
+        if m and m.group(1).isupper() and len(m.group(1)) >= 3:
+            return self.by_form.get(m.group(1))
+        return None
+
+    def __call__(self, doc: Doc) -> Doc:
+        found = candidates(doc)
+        seen = set()
+        for matcher in (self.exact, self.lower):
+            for mid, start, end in matcher(doc):
+                i = int(doc.vocab.strings[mid])
+                if (start, end, i) in seen:
+                    continue
+                seen.add((start, end, i))
+                e = self.entries[i]
+                found.append(Candidate(start, end, e.type, "gazetteer", canonical=e.name,
+                                       exact_match=list(e.exact_match)))
+        matched = {s for s, _, _ in seen}
+        for tok in doc:
+            text = tok.text
+            if tok.i in matched or len(text) < 4 or not ("-" in text or text[-1].isdigit()):
+                continue
+            i = self._variant(text)
+            if i is not None:
+                e = self.entries[i]
+                found.append(Candidate(tok.i, tok.i + 1, e.type, "variant", canonical=None))
+        return doc
+
+
+@Language.factory("kg_gazetteer", default_config={"extra": []})
+def make_gazetteer(nlp: Language, name: str, extra: list[str]) -> GazetteerMatcher:
+    return GazetteerMatcher(nlp, load(extra))

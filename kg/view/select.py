@@ -43,9 +43,9 @@ def find_nodes(graph: nx.MultiDiGraph, name: str) -> list[str]:
              if key == fold(d["label"]) or any(key == fold(a) for a in d["aliases"])]
     if exact:
         return exact
-    names = sorted({d["label"] for _, d in graph.nodes(data=True)})
-    close = difflib.get_close_matches(name, names, n=5, cutoff=0.6)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    by_lower = {d["label"].casefold(): d["label"] for _, d in graph.nodes(data=True)}
+    close = difflib.get_close_matches(name.casefold(), sorted(by_lower), n=5, cutoff=0.6)
+    hint = f"; did you mean {', '.join(by_lower[c] for c in close)}?" if close else ""
     raise ViewError(f"no entity named {name!r} in the graph{hint}")
 
 

@@ -1,0 +1,158 @@
+"""Settle the entity candidates into the final doc.spans["entities"].
+
+1. Each abbreviation pair becomes one entity: the long form is the name, the
+   short form an alias, and every later use of the short form a mention. Its
+   type comes from a rule that matched the long or short form, else from the
+   long form's last word (lexicon heads), else Method for a Title Case name.
+   Pairs whose long form is generic ("large language models (LLMs)") are
+   dropped, short form and all.
+2. Overlaps: the stronger rule wins (candidates.PRIORITY), a longer span of
+   the same type counting as strong as the strongest span inside it.
+3. Generic words and non-names are dropped; every mention of a name carries
+   the same type, and the proposed flag when any mention has it.
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from kg.nlp.candidates import PRIORITY, Candidate, candidates
+from kg.nlp.lexicon import Lexicon, lexicon
+
+SPAN_KEY = "entities"
+
+for _name, _default in (("kg_name", None), ("aliases", None), ("proposed", False), ("canonical", None),
+                        ("exact_match", None), ("source", None)):
+    if not Span.has_extension(_name):
+        Span.set_extension(_name, default=_default)
+
+
+def _fold(name: str) -> str:
+    low = name.lower()
+    return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
+
+
+def _head_type(long: Span, lex: Lexicon) -> str | None:
+    last = long[-1].lower_
+    title = all(t.text[:1].isupper() or t.lower_ in ("of", "for", "and", "with", "-") for t in long)
+    if last in lex.dataset_cues_after:
+        return "Dataset"
+    if last in lex.metric_heads and last not in lex.method_heads:
+        return "Metric"
+    if last in lex.task_heads and (last not in lex.method_heads or not title):
+        return "Task"
+    if last in lex.method_heads:
+        return "Method"
+    if title:
+        return "Method"
+    return None
+
+
+def _pair_candidates(doc: Doc, cands: list[Candidate], lex: Lexicon) -> tuple[list[Candidate], set[str]]:
+    out: list[Candidate] = []
+    dropped: set[str] = set()
+    by_span: dict[tuple[int, int], list[Candidate]] = {}
+    for c in cands:
+        by_span.setdefault((c.start, c.end), []).append(c)
+    for long, short in doc._.abbreviations or []:
+        if long.text.lower() in lex.generic_terms or short.text in lex.not_names:
+            dropped.add(short.text)
+            continue
+        inside = [c for c in cands if c.end == long.end and c.start >= long.start
+                  and (c.start == long.start or c.source in ("gazetteer", "variant"))]
+        on_short = by_span.get((short.start, short.end), [])
+        ranked = sorted(inside + on_short, key=lambda c: (-(c.source == "proposal"), -c.rank, -(c.end - c.start)))
+        ranked = [c for c in ranked if c.source not in ("name",) or c in on_short]
+        label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(long, lex)
+        if label is None:
+            label = "Method" if ranked else None
+        if label is None:
+            continue
+        proposed = any(c.proposed for c in inside + on_short)
+        name = long.text
+        out.append(Candidate(long.start, long.end, label, "abbreviation", name=name, aliases=[short.text],
+                             proposed=proposed))
+        out.append(Candidate(short.start, short.end, label, "abbreviation", name=name, proposed=proposed))
+        forms = {short.text, short.text + "s", short.text[:-1] if short.text.endswith("s") else short.text}
+        for tok in doc[short.end:]:
+            if tok.text in forms:
+                out.append(Candidate(tok.i, tok.i + 1, label, "abbreviation", name=name))
+    return out, dropped
+
+
+def _select(cands: list[Candidate]) -> list[Candidate]:
+    """Non-overlapping candidates, strongest first (see module docstring)."""
+    def strength(c: Candidate) -> int:
+        best = c.rank
+        for o in cands:
+            if o is not c and o.label == c.label and c.start <= o.start and o.end <= c.end \
+                    and (o.end - o.start) < (c.end - c.start) and o.source not in ("proposal", "abbreviation"):
+                best = max(best, o.rank)
+        return best
+
+    # Only a few dozen candidates per abstract, so the pairwise look is cheap.
+    scored = sorted(cands, key=lambda c: (-strength(c), -(c.end - c.start), c.start))
+    taken = bytearray(max((c.end for c in cands), default=0))
+    chosen = []
+    for c in scored:
+        if any(taken[c.start:c.end]):
+            continue
+        taken[c.start:c.end] = b"\x01" * (c.end - c.start)
+        chosen.append(c)
+    return sorted(chosen, key=lambda c: c.start)
+
+
+def _keep(doc: Doc, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
+    text = doc[c.start:c.end].text
+    if c.source in ("proposal", "abbreviation"):
+        return True
+    if text in dropped or text in lex.not_names or text.lower() in lex.generic_terms:
+        return False
+    if c.label == "Method" and text.lower().rstrip("s") in {g.rstrip("s") for g in ("models", "networks")}:
+        return False
+    return True
+
+
+@Language.component("kg_entities")
+def settle_entities(doc: Doc) -> Doc:
+    lex = lexicon()
+    cands = list(candidates(doc))
+    pair_cands, dropped = _pair_candidates(doc, cands, lex)
+    chosen = [c for c in _select(cands + pair_cands) if _keep(doc, c, lex, dropped)]
+
+    # One type per name (from its strongest mention); proposed if any mention is.
+    label_of: dict[str, tuple[int, str]] = {}
+    proposed: set[str] = set()
+    aliases: dict[str, set[str]] = {}
+    for c in chosen:
+        name = c.name or doc[c.start:c.end].text
+        key = _fold(name)
+        if key not in label_of or PRIORITY.get(c.source, 0) > label_of[key][0]:
+            label_of[key] = (PRIORITY.get(c.source, 0), c.label)
+        if c.proposed:
+            proposed.add(key)
+        for a in c.aliases:
+            aliases.setdefault(key, set()).add(a)
+    for long, short in doc._.abbreviations or []:
+        if short.text not in dropped:
+            aliases.setdefault(_fold(long.text), set()).add(short.text)
+    for key, al in aliases.items():
+        if key in proposed:
+            proposed.update(_fold(a) for a in al)
+
+    spans = []
+    for c in chosen:
+        span = Span(doc, c.start, c.end, label=label_of[_fold(c.name or doc[c.start:c.end].text)][1])
+        name = c.name or span.text
+        key = _fold(name)
+        span._.kg_name = name
+        span._.aliases = sorted(aliases.get(key, ())) or None
+        span._.proposed = key in proposed
+        span._.canonical = c.canonical
+        span._.exact_match = c.exact_match or None
+        span._.source = c.source
+        spans.append(span)
+    doc.spans[SPAN_KEY] = spans
+    doc._.proposed_name = next((s._.kg_name for s in spans if s._.proposed and s.label_ == "Method"), None)
+    return doc

@@ -1,0 +1,336 @@
+"""Patterns that find names no gazetteer holds.
+
+- a noun phrase that ends in a task word ("motor imagery classification"),
+  a metric word ("decoding accuracy") or a method word ("triplet loss",
+  "graph neural networks"), its modifiers being content words of the same
+  sentence (no determiners, verbs, generic adjectives: see lexicon.json);
+- a Title Case phrase that ends in a method word ("Nearest Mean Classifier");
+- "the X dataset", "on X, Y and Z benchmarks": Dataset;
+- a CamelCase, acronym or alphanumeric name ("FairOPT", "TimeDRL", "R2D2"),
+  as a Method unless a dataset word follows it.
+Every rule adds candidates (kg.nlp.candidates); overlaps are settled later.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Token
+
+from kg.nlp.candidates import Candidate, candidates
+from kg.nlp.lexicon import Lexicon, lexicon
+
+_MAX_MODIFIERS = 4
+_CONJ = frozenset({",", "and", "or", "&", "/"})
+_DATASET_NAME_SUFFIX = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|EVAL|Set|Corpus|Suite|-\d+[KkMm])$")
+_NUMBER = re.compile(r"^[+\-]?\d[\d,.]*%?$")
+_NOT_IN_NAMES = re.compile(r"[{}()\\_'’$=<>|]")
+_ROMAN = re.compile(r"^(?:I|II|III|IV|V|VI|VII|VIII|IX|X)$")
+_UNIT = re.compile(r"^\d+(?:\.\d+)?(?:[KMBT]|GB|MB|ms|s|x|×|B|k|h|M)$")
+_ALLOWED_PARTICIPLES = frozenset({"supervised", "unsupervised", "self-supervised", "semi-supervised",
+                                  "weakly-supervised", "weakly", "grained", "fine-grained", "coarse-grained",
+                                  "connected", "distributed", "federated", "embedded", "structured",
+                                  "unstructured", "augmented", "conditioned", "guided", "informed", "based",
+                                  "constrained", "labeled", "labelled", "unlabeled", "unlabelled", "aligned",
+                                  "masked", "quantized", "pretrained", "pre-trained", "retrieval-augmented",
+                                  "gated", "mixed", "learned"})
+_ALLOWED_GERUNDS = frozenset({"learning", "processing", "modeling", "modelling", "reasoning", "understanding",
+                              "answering", "parsing", "tagging", "labeling", "clustering", "matching", "ranking",
+                              "embedding", "computing", "tracking", "forecasting", "training", "writing",
+                              "reading", "spelling", "speaking", "driving", "sensing", "imaging", "mining",
+                              "retrieval", "routing", "coding", "streaming", "editing", "encoding", "decoding",
+                              "planning", "filling", "spotting", "counting", "captioning", "denoising",
+                              "inpainting", "recommending", "sampling", "scaling", "caching", "pruning",
+                              "prompting", "voting", "pooling", "boosting", "hashing", "fine-tuning",
+                              "pre-training", "pretraining", "tuning", "smoothing", "splatting", "testing",
+                              "matting", "rendering", "grounding", "bidding", "pricing", "trading"})
+_STOP_BEFORE_TASK = frozenset({"of", "for"})
+
+
+def is_name_like(tok: Token, lex: Lexicon) -> bool:
+    """A token shaped like a name: CamelCase, acronym, or letters with digits
+    and a capital ("FairOPT", "TEAL", "GPT-4o", "R^2anker"); not a number, a
+    unit, a generic acronym ("GPU", "AI") or a function word."""
+    text = tok.text
+    if len(text) < 2 or text in lex.not_names or _NUMBER.match(text) or _UNIT.match(text) or _ROMAN.match(text):
+        return False
+    if not text[0].isalnum() or not any(c.isalpha() for c in text) or _NOT_IN_NAMES.search(text):
+        return False
+    if text.lower() in lex.name_stop_words:
+        return False
+    if "-" in text:
+        parts = text.split("-")
+        # "transformer-based", "RNN-like": an adjective, not a name.
+        if parts[-1].lower() in lex.adjective_suffixes:
+            return False
+        # "Yule-Walker", "Head-Count": capitalised words joined, no digits or inner capitals.
+        if all(p[:1].isupper() and p[1:].islower() for p in parts if p):
+            return False
+    inner_caps = sum(c.isupper() for c in text[1:])
+    if inner_caps >= 1 and (text[0].isupper() or text[0].isdigit()):
+        return True
+    # "wav2vec"-style lower-case names are left to the gazetteer.
+    return False
+
+
+def _word_ok(tok: Token, lex: Lexicon, head_lower: bool) -> bool:
+    """Can `tok` be a modifier inside a task, metric or method name?"""
+    text = tok.text
+    low = text.lower()
+    if tok.is_space or tok.is_punct or low in lex.name_stop_words or low in lex.eval_verbs:
+        return False
+    if _NUMBER.match(text):
+        return False
+    if not any(c.isalpha() for c in text):
+        return False
+    if low.endswith("ly") and "-" not in low:
+        return False
+    if low.endswith("ing") and "-" not in low and low not in _ALLOWED_GERUNDS and low not in lex.task_heads:
+        return False
+    if low.endswith("ed") and "-" not in low and low not in _ALLOWED_PARTICIPLES:
+        return False
+    if head_lower and any(c.isupper() for c in text):
+        # A capitalised word inside a lower-case name: only a generic acronym
+        # ("3D", "EEG", "AI-generated") or the sentence's first word.
+        if text in lex.not_names or tok.is_sent_start:
+            return True
+        if "-" in text and text.split("-", 1)[1].islower():
+            return True
+        return False
+    return True
+
+
+def _modifiers(doc: Doc, head: int, lex: Lexicon, head_lower: bool, limit: int = _MAX_MODIFIERS) -> int:
+    """Start index of the run of modifier words ending just before `head`."""
+    sent_start = doc[head].sent.start
+    j = head
+    while j - 1 >= sent_start and head - (j - 1) <= limit and _word_ok(doc[j - 1], lex, head_lower):
+        j -= 1
+    # A name does not start with a word that is itself a head of another kind
+    # followed by nothing ("results accuracy"); trim leading generic words.
+    while j < head and doc[j].lower_ in lex.generic_terms:
+        j += 1
+    return j
+
+
+def _task_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+    out: list[Candidate] = []
+    bare: list[Candidate] = []
+    for tok in doc:
+        low = tok.lower_
+        if low not in lex.task_heads:
+            continue
+        if tok.text[:1].isupper() and not tok.is_sent_start:
+            continue  # a Title Case name ("Neural Architecture Search") is a method's, not a task's
+        start = _modifiers(doc, tok.i, lex, True)
+        if not _task_context(doc, start, tok.i, lex):
+            continue
+        nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+        if start == tok.i:
+            if low in lex.task_heads_need_modifier or low in ("learning",):
+                continue
+            cand = Candidate(tok.i, tok.i + 1, "Task", "head")
+            if nxt is not None and nxt.lower_ in lex.task_cues:
+                out.append(cand)
+            else:
+                bare.append(cand)
+            continue
+        # "learning" after a method word names a method family, not a task.
+        text = doc[start:tok.i + 1].text.lower()
+        if text in lex.generic_terms:
+            continue
+        out.append(Candidate(start, tok.i + 1, "Task", "head"))
+    # A bare task word counts beside another task in a list:
+    # "image classification, detection and segmentation".
+    changed = True
+    while changed and bare:
+        changed = False
+        ends = {c.end for c in out}
+        starts = {c.start for c in out}
+        for c in list(bare):
+            left = c.start - 1
+            while left >= 0 and doc[left].text in _CONJ:
+                left -= 1
+            right = c.end
+            while right < len(doc) and doc[right].text in _CONJ:
+                right += 1
+            if (left + 1 < c.start and left + 1 in ends) or (right > c.end and right in starts):
+                out.append(c)
+                bare.remove(c)
+                changed = True
+    return out
+
+
+def _task_context(doc: Doc, start: int, head: int, lex: Lexicon) -> bool:
+    """Is a task phrase at doc[start:head+1] where tasks are named: after
+    "for", "on", "address", a comma in a list..., at the start of a sentence,
+    or before "task", "problem" or an abbreviation in brackets?"""
+    if doc[start].is_sent_start:
+        return True
+    prev = doc[start - 1]
+    if prev.lower_ in lex.task_context_before:
+        return True
+    nxt = doc[head + 1] if head + 1 < len(doc) else None
+    return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(")
+
+
+_SCORE_HEADS = frozenset({"score", "scores"})
+_METRIC_SKIP_HEADS = frozenset({"time", "size", "cost", "usage", "consumption", "loss", "return", "reward", "gap",
+                                "efficiency", "fidelity", "agreement", "similarity", "likelihood"})
+
+
+def _metric_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+    out = []
+    for tok in doc:
+        low = tok.lower_
+        if low not in lex.metric_heads or low in _METRIC_SKIP_HEADS or not tok.text.islower():
+            continue
+        if low in _SCORE_HEADS:
+            # "VBench score", "CLIP score": a named measure, not "confidence score".
+            if tok.i > 0 and is_name_like(doc[tok.i - 1], lex) or (tok.i > 0 and doc[tok.i - 1].text.isupper()):
+                out.append(Candidate(tok.i - 1, tok.i + 1, "Metric", "head"))
+            continue
+        start = _modifiers(doc, tok.i, lex, True, limit=2)
+        if start == tok.i and low in lex.metric_heads_need_modifier:
+            continue
+        text = doc[start:tok.i + 1].text.lower()
+        if text in lex.generic_terms or any(doc[k].lower_ in lex.method_heads for k in range(start, tok.i)):
+            continue
+        out.append(Candidate(start, tok.i + 1, "Metric", "head"))
+    return out
+
+
+def _is_title(tok: Token, lex: Lexicon) -> bool:
+    t = tok.text
+    return (t[:1].isupper() and any(c.isalpha() for c in t) and t not in lex.not_names
+            and t.lower() not in lex.name_stop_words) or t.lower() in ("of", "for", "and", "with")
+
+
+def _method_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+    out = []
+    for tok in doc:
+        low = tok.lower_
+        if low not in lex.method_heads:
+            continue
+        # Title Case: "Nearest Mean Classifier", "Unified Factorized Framework".
+        if tok.text[:1].isupper() and not tok.is_sent_start:
+            j = tok.i
+            sent_start = tok.sent.start
+            while j - 1 >= sent_start and tok.i - (j - 1) <= 5 and _is_title(doc[j - 1], lex):
+                j -= 1
+            while j < tok.i and doc[j].lower_ in ("of", "for", "and", "with"):
+                j += 1
+            if tok.i - j >= 1 and doc[j].text not in lex.not_names:
+                out.append(Candidate(j, tok.i + 1, "Method", "head"))
+            continue
+        if not tok.text.islower():
+            continue
+        # "Kuramoto model", "Ising model": a proper name and a method word.
+        prev = doc[tok.i - 1] if tok.i > tok.sent.start else None
+        if prev is not None and not prev.is_sent_start and prev.text[:1].isupper() and prev.text.isalpha() \
+                and prev.text not in lex.not_names and prev.lower_ not in lex.name_stop_words \
+                and low in ("model", "models", "algorithm", "network", "networks", "process", "processes"):
+            out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head"))
+            continue
+        if low not in lex.method_heads_lowercase:
+            continue
+        start = _modifiers(doc, tok.i, lex, True, limit=3)
+        if start == tok.i:
+            continue
+        mods = [doc[k].lower_ for k in range(start, tok.i)]
+        if any(m in lex.task_heads or m in lex.metric_heads for m in mods):
+            continue
+        text = doc[start:tok.i + 1].text.lower()
+        if text in lex.generic_terms:
+            continue
+        out.append(Candidate(start, tok.i + 1, "Method", "head"))
+    return out
+
+
+def _dataset_cue_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+    """Names before "dataset(s)", "benchmark(s)", "corpus": "the VoxCeleb
+    dataset", "on CIFAR-10 and SVHN benchmarks"."""
+    out = []
+    for tok in doc:
+        if tok.lower_ not in lex.dataset_cues_after:
+            continue
+        k = tok.i - 1
+        sent_start = tok.sent.start
+        while k >= sent_start:
+            end = k + 1
+            while k >= sent_start and end - k <= 4 and _dataset_word(doc[k], lex):
+                k -= 1
+            if k + 1 < end:
+                out.append(Candidate(k + 1, end, "Dataset", "cue"))
+            else:
+                break
+            if k >= sent_start and doc[k].text in _CONJ:
+                while k >= sent_start and doc[k].text in _CONJ:
+                    k -= 1
+                continue
+            break
+    return out
+
+
+def _dataset_word(tok: Token, lex: Lexicon) -> bool:
+    t = tok.text
+    if is_name_like(tok, lex):
+        return True
+    if t in lex.not_names or t.lower() in lex.name_stop_words:
+        return False
+    if t[:1].isupper() and not tok.is_sent_start and t.isalpha():
+        return True
+    return bool(re.match(r"^v?\d+(?:\.\d+)*$", t)) and tok.i > 0 and _dataset_word_prev(tok, lex)
+
+
+def _dataset_word_prev(tok: Token, lex: Lexicon) -> bool:
+    prev = tok.doc[tok.i - 1]
+    return prev.text[:1].isupper() and prev.text not in lex.not_names
+
+
+def _name_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+    out = []
+    for tok in doc:
+        if not is_name_like(tok, lex):
+            continue
+        nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+        label = "Method"
+        if _DATASET_NAME_SUFFIX.search(tok.text) or (nxt is not None and nxt.lower_ in lex.dataset_cues_after):
+            label = "Dataset"
+        out.append(Candidate(tok.i, tok.i + 1, label, "name"))
+    return out
+
+
+def _coordinated_types(doc: Doc, found: list[Candidate]) -> None:
+    """A name in a list with known datasets is a dataset too: "on CIFAR-10,
+    SVHN and Foo-7" (same for methods)."""
+    known = {}
+    for c in found:
+        if c.source in ("gazetteer", "variant", "cue") and c.label in ("Dataset", "Method"):
+            known[c.start] = c.label
+            known[c.end - 1] = c.label
+    by_start = {c.start: c for c in found if c.source == "name" and c.end - c.start == 1}
+    for start, c in by_start.items():
+        for step in (-1, 1):
+            k = start + step
+            if not (0 <= k < len(doc)) or doc[k].text not in _CONJ:
+                continue
+            while 0 <= k < len(doc) and doc[k].text in _CONJ:
+                k += step
+            if k in known:
+                c.label = known[k]
+                break
+
+
+@Language.component("kg_entity_patterns")
+def find_pattern_entities(doc: Doc) -> Doc:
+    lex = lexicon()
+    found = candidates(doc)
+    found += _task_candidates(doc, lex)
+    found += _metric_candidates(doc, lex)
+    found += _method_candidates(doc, lex)
+    found += _dataset_cue_candidates(doc, lex)
+    found += _name_candidates(doc, lex)
+    _coordinated_types(doc, found)
+    return doc

@@ -1,0 +1,122 @@
+"""The paper's own proposals: "we propose / introduce / present X",
+"X, a novel ...", "called / dubbed / named X", "our method, X", and a new
+benchmark or dataset ("we release X, a benchmark for ...").
+
+Adds candidates with proposed=True (label Dataset when the words before the
+name say dataset, benchmark or corpus, else Method) and sets
+doc._.proposed_name to the first proposed Method's name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from kg.nlp.candidates import Candidate, candidates
+from kg.nlp.lexicon import Lexicon, lexicon
+from kg.nlp.patterns import is_name_like
+
+if not Doc.has_extension("proposed_name"):
+    Doc.set_extension("proposed_name", default=None)
+
+_VERB = re.compile(
+    r"\b(?:we|this (?:paper|work|study|article)|the present (?:paper|work)|our (?:paper|work))\s+"
+    r"(?:(?:first|also|further|then|hence|therefore|thus|newly|here|now)\s+)?"
+    r"(?:propose|introduce|present|develop|design|build|construct|release|create|curate|collect|contribute|"
+    r"devise|formulate|put forward|offer|establish|unveil|open-source)[sd]?\b", re.I)
+_INTRODUCING = re.compile(r"\b(?:by |through |via )?(?:proposing|introducing|presenting|developing)\b", re.I)
+_CALLED = re.compile(r"\b(?:called|dubbed|named|termed|coined|nicknamed|namely|referred to as|"
+                     r"we (?:term|call|name|dub|coin))\b\s*[:\"“']?", re.I)
+_OUR = re.compile(r"\bour (?:proposed |new |novel )?(?:method|model|framework|approach|system|algorithm|"
+                  r"architecture|technique|benchmark|dataset)\s*,\s*", re.I)
+_APPOSITION_NOVEL = re.compile(r"^,\s+(?:a|an|the)\s+(?:\w+[\s-]){0,3}?(?:novel|new|simple|first|unified|"
+                               r"general|lightweight|efficient|scalable|principled|flexible|training-free|"
+                               r"plug-and-play)\b", re.I)
+_DATASET_WORDS = re.compile(r"\b(?:dataset|data set|benchmark|corpus|suite|collection|test ?bed|leaderboard)s?\b",
+                            re.I)
+_SCAN_STOP = frozenset({"for", "to", "that", "which", "with", "by", "in", "on", "of", "from", "using", "based",
+                        "where", "when", "while", "whose", "as", ";", ":", ".", "(", "and"})
+_WINDOW = 14
+_TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
+_NAME_SAYS_DATASET = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|Dataset|Corpus|Benchmark|Set)$")
+
+
+def _name_at(doc: Doc, i: int, lex: Lexicon, pairs: dict[int, Span], relaxed: bool) -> Span | None:
+    """The name that starts at token i, if one does: an abbreviation's long
+    form, a name-like token, or (when `relaxed`) a Title Case run."""
+    if i in pairs:
+        return pairs[i]
+    tok = doc[i]
+    if is_name_like(tok, lex):
+        return doc[i:i + 1]
+    if relaxed and _TITLE_WORD.match(tok.text) and tok.text not in lex.not_names and not tok.is_stop:
+        j = i + 1
+        while j < len(doc) and j - i < 5 and doc[j].text[:1].isupper() and doc[j].text not in lex.not_names \
+                and not doc[j].is_punct:
+            j += 1
+        return doc[i:j]
+    return None
+
+
+def _scan(doc: Doc, start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool) -> Span | None:
+    """The first name within a few tokens after a character offset, within its sentence."""
+    first = doc.char_span(start_char, start_char, alignment_mode="expand")
+    i = first.start if first is not None else None
+    if i is None:
+        for t in doc:
+            if t.idx >= start_char:
+                i = t.i
+                break
+    if i is None or i >= len(doc):
+        return None
+    sent_end = doc[i].sent.end
+    for k in range(i, min(sent_end, i + _WINDOW)):
+        tok = doc[k]
+        if stop_early and tok.lower_ in _SCAN_STOP and k > i:
+            return None
+        name = _name_at(doc, k, lex, pairs, relaxed=(k == i or doc[k - 1].text in (",", ":", "a", "an", "the")))
+        if name is not None:
+            return name
+    return None
+
+
+def _label(doc: Doc, from_char: int, name: Span) -> str:
+    if _NAME_SAYS_DATASET.search(name.text):
+        return "Dataset"
+    between = doc.text[from_char:name.start_char]
+    after = doc.text[name.end_char:name.end_char + 60]
+    if _DATASET_WORDS.search(between) or re.match(r"^\s*(?:\(\w+\))?\s*,?\s*(?:a|an|the)?\s*(?:\w+[\s-]){0,3}?"
+                                                  r"(?:dataset|benchmark|corpus|suite)\b", after, re.I):
+        return "Dataset"
+    return "Method"
+
+
+@Language.component("kg_proposals")
+def find_proposals(doc: Doc) -> Doc:
+    lex = lexicon()
+    pairs = {long.start: long for long, _ in (doc._.abbreviations or [])}
+    text = doc.text
+    found: list[tuple[Span, str]] = []
+    for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False)):
+        for m in rx.finditer(text):
+            name = _scan(doc, m.end(), lex, pairs, stop_early=stop)
+            if name is not None:
+                found.append((name, _label(doc, m.end(), name)))
+    # "X, a novel framework for ...": a name followed by a novelty apposition.
+    for tok in doc:
+        if tok.text == "," and tok.i > 0 and _APPOSITION_NOVEL.match(text[tok.idx:tok.idx + 80]):
+            k = tok.i - 1
+            if doc[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
+                k -= 2
+            long = next((lg for lg, sh in (doc._.abbreviations or []) if sh.end == k + 1 or lg.end == k + 1), None)
+            name = long if long is not None else (doc[k:k + 1] if is_name_like(doc[k], lex) else None)
+            if name is not None:
+                found.append((name, _label(doc, tok.idx, name)))
+    out = candidates(doc)
+    for span, label in found:
+        if span.text.lower() in lex.generic_terms:
+            continue
+        out.append(Candidate(span.start, span.end, label, "proposal", proposed=True))
+    return doc

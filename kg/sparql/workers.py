@@ -1,0 +1,177 @@
+"""Queries run in worker processes, so that a timeout really stops the work.
+
+Oxigraph evaluates a query in Rust without a way to cancel it, and a thread
+cannot be stopped from outside. So each query goes to one of a few worker
+processes that hold the store open read-only; a query past its deadline gets
+its worker killed (SIGKILL) and a fresh one started in its place. Workers are
+started with `spawn`, never `fork`, since the parent runs threads.
+
+This module is imported by the workers: it imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+
+_CTX = mp.get_context("spawn")
+
+
+@dataclass
+class QueryJob:
+    text: str
+    accepted: list[str] = field(default_factory=lambda: ["*/*"])
+    max_rows: int = 10_000
+    default_graphs: list[str] = field(default_factory=list)
+    named_graphs: list[str] = field(default_factory=list)
+
+
+@dataclass
+class QueryAnswer:
+    status: int          # an HTTP status: 200, 400 (syntax), 406 (format), 500
+    content_type: str
+    body: bytes
+    rows: int = 0
+    truncated: bool = False
+
+
+class QueryTimeout(RuntimeError):
+    pass
+
+
+class PoolBusy(RuntimeError):
+    pass
+
+
+def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> QueryAnswer:
+    """Run one job on an open pyoxigraph Store; every outcome is an answer, never an exception."""
+    import pyoxigraph as ox
+
+    from kg.sparql.results import NotAcceptable, serialize
+
+    kw: dict = {}
+    if job.default_graphs:
+        kw["default_graph"] = [ox.NamedNode(g) for g in job.default_graphs]
+    else:
+        kw["use_default_graph_as_union"] = True
+    if job.named_graphs:
+        kw["named_graphs"] = [ox.NamedNode(g) for g in job.named_graphs]
+    try:
+        results = store.query(job.text, **kw)
+        out = serialize(results, job.accepted, job.max_rows, prefixes)
+    except SyntaxError as err:
+        return QueryAnswer(400, "text/plain; charset=utf-8", f"SPARQL syntax error: {err}\n".encode())
+    except NotAcceptable as err:
+        return QueryAnswer(406, "text/plain; charset=utf-8", f"{err}\n".encode())
+    except (ValueError, TypeError) as err:  # e.g. a bad graph IRI in default-graph-uri
+        return QueryAnswer(400, "text/plain; charset=utf-8", f"bad request: {err}\n".encode())
+    except Exception as err:  # the engine's own evaluation errors
+        return QueryAnswer(500, "text/plain; charset=utf-8", f"query failed: {err}\n".encode())
+    return QueryAnswer(200, out.content_type, out.body, out.rows, out.truncated)
+
+
+def _worker_main(store_path: str, prefixes: dict[str, str], conn) -> None:
+    import pyoxigraph as ox
+
+    try:
+        store = ox.Store.read_only(store_path)
+    except Exception as err:
+        conn.send(("error", f"cannot open the store at {store_path}: {err}"))
+        return
+    conn.send(("ready", None))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        conn.send(execute(store, job, prefixes))
+
+
+class _Worker:
+    def __init__(self, store_path: str, prefixes: dict[str, str]):
+        self.conn, child = _CTX.Pipe()
+        self.proc = _CTX.Process(target=_worker_main, args=(store_path, prefixes, child), daemon=True,
+                                 name="kg-sparql-worker")
+        self.proc.start()
+        child.close()
+        self.ready = False
+
+    def wait_ready(self, timeout: float) -> None:
+        if self.ready:
+            return
+        if not self.conn.poll(timeout):
+            raise QueryTimeout("a query worker did not start in time")
+        kind, msg = self.conn.recv()
+        if kind != "ready":
+            raise RuntimeError(msg)
+        self.ready = True
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.join(5)
+        self.conn.close()
+
+
+class QueryPool:
+    """A fixed number of worker processes; `run` gives each job one of them, with a deadline."""
+
+    def __init__(self, store_path: str, workers: int = 2, prefixes: dict[str, str] | None = None,
+                 start_timeout: float = 60.0):
+        self.store_path = str(store_path)
+        self.prefixes = dict(prefixes or {})
+        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._all: set[_Worker] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+        started = [self._spawn() for _ in range(max(1, workers))]
+        for w in started:  # fail now, with the store's own message, rather than on the first query
+            w.wait_ready(start_timeout)
+            self._idle.put(w)
+
+    def _spawn(self) -> _Worker:
+        w = _Worker(self.store_path, self.prefixes)
+        with self._lock:
+            self._all.add(w)
+        return w
+
+    def _retire(self, w: _Worker) -> None:
+        with self._lock:
+            self._all.discard(w)
+        w.kill()
+        if not self._closed:
+            self._idle.put(self._spawn())
+
+    def run(self, job: QueryJob, timeout: float) -> QueryAnswer:
+        """The answer to `job`, or QueryTimeout once `timeout` seconds have passed (waiting for a
+        free worker counts too); a worker that overran is killed, which stops its work."""
+        deadline = time.monotonic() + timeout
+        try:
+            w = self._idle.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            raise PoolBusy(f"all query workers stayed busy for {timeout:g} s") from None
+        try:
+            w.wait_ready(max(0.0, deadline - time.monotonic()))
+            w.conn.send(job)
+            if not w.conn.poll(max(0.0, deadline - time.monotonic())):
+                raise QueryTimeout(f"query stopped after the {timeout:g} s time limit")
+            answer = w.conn.recv()
+        except BaseException:
+            self._retire(w)
+            raise
+        self._idle.put(w)
+        return answer
+
+    def pids(self) -> list[int]:
+        with self._lock:
+            return [w.proc.pid for w in self._all]
+
+    def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            workers = list(self._all)
+            self._all.clear()
+        for w in workers:
+            w.kill()

@@ -1,0 +1,84 @@
+"""Number, unit and gain parsing on sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.extract.numbers import quantities, runs
+
+
+def only(text: str):
+    found = quantities(text)
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("text, value, unit", [
+    ("Our parser gains 7.9% over the baseline.", "7.9", "%"),
+    ("Accuracy rises by +4.7% with the new loss.", "4.7", "%"),
+    ("It is better by up to 2.5% on every split.", "2.5", "%"),
+    ("The model runs 1.5x faster.", "1.5", "x"),
+    ("Decoding is 4.41x quicker than before.", "4.41", "x"),
+    ("Training becomes 40 times faster.", "40", "x"),
+    ("Inference sees a 2.24times speedup.", "2.24", "x"),
+    ("The gap shrinks by 0.3 BLEU.", "0.3", None),
+    ("Segmentation improves by 6.4 mIoU.", "6.4", None),
+    ("The recogniser reaches 22.3% WER.", "22.3", "%"),
+    ("Latency falls to 34 ms per image.", "34", "ms"),
+    ("A margin of 2.1 percentage points remains.", "2.1", "points"),
+    ("The score goes up by 3 points.", "3", "points"),
+    ("Quality improves by 0.8 dB.", "0.8", "dB"),
+    ("Errors drop by 7.6\\% in the LaTeX source.", "7.6", "%"),
+])
+def test_number_forms(text, value, unit):
+    q = only(text)
+    assert (q.value, q.unit) == (value, unit)
+    assert text[q.start:q.end].lstrip("+").startswith(value)
+
+
+def test_sign_is_kept_apart_from_the_value():
+    q = only("Recall changes by -0.5% on the hard split.")
+    assert q.value == "0.5" and q.signed
+
+
+def test_range_is_one_value():
+    q = only("Gains range from a few cases: 2% to 5% on each task.")
+    assert (q.value, q.unit) == ("2-5", "%")
+    assert only("The drop is 2-5% on average.").value == "2-5"
+    assert only("between 3 and 4 points").value == "3-4"
+
+
+def test_from_to_keeps_both_ends():
+    q = only("Precision goes from 61.79 to 66.94 after tuning.")
+    assert (q.from_value, q.value, q.unit) == ("61.79", "66.94", None)
+    q = only("Top-1 rises from 70% to 72.5% with it.")
+    assert (q.from_value, q.value, q.unit) == ("70", "72.5", "%")
+
+
+def test_coordinated_numbers_share_the_trailing_unit():
+    text = "It beats both rivals by 3.1 and 1.2 points respectively."
+    found = quantities(text)
+    assert [(q.value, q.unit) for q in found] == [("3.1", "points"), ("1.2", "points")]
+    assert len(runs(text, found)) == 1
+
+
+def test_absolute_and_relative_gains_kept_apart():
+    a, r = quantities("The error falls 2.1% absolute and 9% relative.")
+    assert (a.value, a.gain) == ("2.1", "absolute")
+    assert (r.value, r.gain) == ("9", "relative")
+    assert only("a relative improvement of 12% on test").gain == "relative"
+    assert only("an improvement of 1.5 percentage points").gain == "absolute"
+    assert only("a gain of 4% overall").gain is None
+
+
+@pytest.mark.parametrize("text", [
+    "We fine-tune ResNet-50 and GPT-4o on CIFAR-10.",
+    "The method was first described in 2019.",
+    "Results for v1.0 of the Llama-3 release.",
+])
+def test_names_and_years_are_not_numbers(text):
+    assert quantities(text) == []
+
+
+def test_dimensions_are_not_speedups():
+    assert all(q.unit != "x" for q in quantities("We use 3 x 3 kernels on 256 times 256 images."))
