@@ -35,5 +35,9 @@ class BloomFilter:
                 arr[byte] |= bit
         return seen
 
+    def __contains__(self, item: Hashable) -> bool:
+        arr = self._array
+        return all(arr[pos >> 3] & (1 << (pos & 7)) for pos in self._positions(item))
+
     def __len__(self) -> int:
         return len(self._array)

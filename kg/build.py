@@ -71,18 +71,19 @@ class BuildSummary:
 
 def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
           gazetteers: Iterable[str | os.PathLike] = (), view: bool = True, workers: int = 1,
-          dask=None, progress: bool = False) -> BuildSummary:
+          dask=None, progress: bool = False, clock: StageClock | None = None) -> BuildSummary:
     """A fresh build of `inputs` into `out_dir`, replacing earlier outputs as a whole.
     Extraction runs in `workers` local processes, or on the Dask cluster `dask`
     (a scheduler address or a distributed.Client); `progress` draws a bar on
-    stderr when it is a terminal."""
+    stderr when it is a terminal. `clock` may be passed to watch the stages
+    from another thread (the benchmarks sample memory per stage)."""
     t0 = time.perf_counter()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary = BuildSummary(out_dir=out)
     report = ReadReport()
     gazetteers = list(gazetteers)
-    clock = StageClock()
+    clock = clock or StageClock()
     abstracts = clock.iterate("read", read_inputs(inputs, report, fmt))
     pairs = record_stream(abstracts, gazetteers, workers=workers, dask=dask)
     if progress and progress_wanted():

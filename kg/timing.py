@@ -21,6 +21,11 @@ class StageClock:
         self._current: str | None = None
         self._since = time.perf_counter()
 
+    @property
+    def current(self) -> str | None:
+        """The stage running now (readable from another thread)."""
+        return self._current
+
     def switch(self, stage: str | None) -> str | None:
         """Charge the time since the last switch to the current stage, make
         `stage` current, and return the stage it replaced."""

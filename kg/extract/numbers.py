@@ -42,6 +42,7 @@ def _units() -> dict[str, str]:
     return out
 
 
+_ANY_DIGIT = re.compile(r"\d")
 _NUM = r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 # A number must not continue a name ("ResNet-50", "GPT-4o", "v1.0", "CIFAR-10").
 _BEFORE = r"(?<![\w.\-/@])"
@@ -109,6 +110,8 @@ def quantities(text: str) -> list[Quantity]:
     "from A to B" changes are one quantity each. A unitless number
     coordinated with a following one that has a unit ("by 3.1 and 1.2
     points") takes that unit."""
+    if not _ANY_DIGIT.search(text):
+        return []
     single, from_to, span = _patterns()
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []

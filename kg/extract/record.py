@@ -15,22 +15,40 @@ from kg.nlp import ENTITY_TYPES, SPAN_KEY, make_pipeline
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
 
 
+def _fold(name: str) -> str:
+    low = name.lower()
+    return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
+
+
 def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
-    """The record of one abstract: entities per type (one per name, aliases
-    merged, proposed if any mention is), then relations, then provenance."""
+    """The record of one abstract: entities per type, then relations, then provenance.
+
+    One entity per thing named: mentions of the same gazetteer entry, or of the
+    same name up to case and a plural "s", are merged. Its `name` is the first
+    mention's (the long form for an abbreviation); `aliases` holds the short
+    forms and other spellings seen; `proposed` is set when any mention is the
+    paper's own proposal. Additions to the spec: `canonical` (the gazetteer's
+    name when it differs), `exactMatch` (IRIs from the gazetteer) and
+    `mentions` (character offsets)."""
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
     for span in doc.spans.get(SPAN_KEY, []):
         if span.label_ not in entities:
             continue
         name = span._.kg_name or span.text
-        ent = entities[span.label_].setdefault(name, {"name": name})
-        aliases = set(span._.aliases or [])
-        if span.text != name:
-            aliases.add(span.text)
+        key = span._.canonical or _fold(name)
+        ent = entities[span.label_].setdefault(key, {"name": name})
+        aliases = set(ent.get("aliases", [])) | set(span._.aliases or [])
+        for form in (span.text, name):
+            if _fold(form) != _fold(ent["name"]):
+                aliases.add(form)
         if aliases:
-            ent["aliases"] = sorted(set(ent.get("aliases", [])) | aliases)
+            ent["aliases"] = sorted(aliases)
         if span._.proposed:
             ent["proposed"] = True
+        if span._.canonical and span._.canonical != ent["name"]:
+            ent["canonical"] = span._.canonical
+        if span._.exact_match:
+            ent["exactMatch"] = list(span._.exact_match)
         ent.setdefault("mentions", []).append([span.start_char, span.end_char])
     relations = [dict(r) for r in (doc._.kg_relations or [])]
     return {

@@ -33,6 +33,11 @@ class Cues:
     drop_first: frozenset[str]
     stops: tuple[tuple[str, ...], ...]  # word sequences that end a baseline phrase
     example_marker: re.Pattern
+    triggers: dict[str, tuple[str, ...]]  # cue name -> substrings, one of which it needs
+
+    def may(self, cue: str, lowered: str) -> bool:
+        """Fast pre-check: could cue `cue` match this lower-cased text?"""
+        return any(t in lowered for t in self.triggers[cue])
 
 
 @lru_cache(maxsize=1)
@@ -59,7 +64,7 @@ def cues() -> Cues:
         gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
         gain_before=re.compile(
             rf"(?:\bby|\b{gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?|\bmargin of)\s+(?:(?:up to|over|more than|about|around|nearly|almost|roughly|approximately|"
-            rf"at least|an average of|on average|average|a|an|absolute|relative|absolutely|relatively)\s+)*~?$", re.I),
+            rf"at least|an average of|on average|average|a|an|absolute|relative|absolutely|relatively|only|just)\s+)*~?$", re.I),
         evaluation=re.compile(rf"\b{_alt(data['evaluation'])}", re.I),
         self_reference=re.compile(
             rf"\b(?:(?:our|the proposed|this|the presented|the resulting|the new)\s+(?:[\w-]+\s+){{0,3}}?{method_nouns}s?\b|"
@@ -68,5 +73,6 @@ def cues() -> Cues:
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=tuple(tuple(s.lower().split()) for s in data["baseline_stop"]),
+        triggers={k: tuple(v) for k, v in data["triggers"].items()},
         example_marker=re.compile(rf"^\s*(?:{_alt(data['example_markers'])})\s*", re.I),
     )

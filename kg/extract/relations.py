@@ -16,6 +16,7 @@ proposes nothing by name, sentences about "our method" give nothing.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -50,22 +51,19 @@ class Mention:
 @dataclass
 class Sentence:
     span: Span
+    text: str  # the sentence's text (Span.text rebuilds it on every call)
+    doc_text: str
     mentions: list[Mention]
     main: str | None  # the paper's main proposed method
     quantities: list[Quantity] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        return self.span.text
+    by_token: dict[int, Mention] = field(default_factory=dict)
+    token_starts: list[int] = field(default_factory=list)
 
     def of(self, label: str) -> list[Mention]:
         return [m for m in self.mentions if m.label == label]
 
     def mention_at_token(self, i: int) -> Mention | None:
-        for m in self.mentions:
-            if m.tok_start == i:
-                return m
-        return None
+        return self.by_token.get(i)
 
 
 @dataclass
@@ -99,46 +97,70 @@ class RelationFinder:
         self.min_confidence = min_confidence
 
     def __call__(self, doc: Doc) -> Doc:
-        ents = sorted(doc.spans.get(SPAN_KEY, []), key=lambda s: (s.start, -s.end))
-        main = _main_proposal(ents)
+        text = doc.text
+        ents = _doc_mentions(doc, text)
+        main = _main_proposal(ents, text)
+        focus = None if main else _focus_method(ents)
+        starts = [m.tok_start for m in ents]
         found = _Relations()
         for sent in doc.sents:
-            s = _sentence(sent, ents, main)
+            lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
+            s = _sentence(sent, text, [m for m in ents[lo:hi] if m.tok_end <= sent.end], main)
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
             _evaluations(s, comparisons, found)
-            _addresses(s, found)
+            _addresses(s, found, focus)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
 
 
-def _name(span: Span) -> str:
-    return span._.kg_name or span.text
+def _doc_mentions(doc: Doc, text: str) -> list[Mention]:
+    """The entity spans as plain values, in text order, offsets in the document."""
+    out = []
+    for span in doc.spans.get(SPAN_KEY, []):
+        a, b = span.start_char, span.end_char
+        out.append(Mention(a, b, span.label_, span._.kg_name or text[a:b], bool(span._.proposed), span.start, span.end))
+    out.sort(key=lambda m: (m.tok_start, -m.tok_end))
+    return out
 
 
 _OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)
 
 
-def _main_proposal(ents: list[Span]) -> str | None:
+def _main_proposal(ents: list[Mention], text: str) -> str | None:
     """The paper's own method: its first proposed Method mention, else the
     first method the text calls its own ("our MambaOut model")."""
-    for span in ents:
-        if span.label_ == "Method" and span._.proposed:
-            return _name(span)
-    for span in ents:
-        if span.label_ == "Method" and _OWN.search(span.doc.text[max(0, span.start_char - 20):span.start_char]):
-            return _name(span)
+    for m in ents:
+        if m.label == "Method" and m.proposed:
+            return m.name
+    for m in ents:
+        if m.label == "Method" and _OWN.search(text[max(0, m.start - 20):m.start]):
+            return m.name
     return None
 
 
-def _sentence(sent: Span, ents: list[Span], main: str | None) -> Sentence:
+def _focus_method(ents: list[Mention]) -> str | None:
+    """In a paper that proposes nothing by name, the method it is about: the
+    one named most often, if named more than once and more than any other."""
+    counts: dict[str, int] = {}
+    for m in ents:
+        if m.label == "Method":
+            counts[m.name] = counts.get(m.name, 0) + 1
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return None
+    return ranked[0][0]
+
+
+def _sentence(sent: Span, doc_text: str, ents: list[Mention], main: str | None) -> Sentence:
     base = sent.start_char
-    mentions = [Mention(e.start_char - base, e.end_char - base, e.label_, _name(e),
-                        bool(e._.proposed) or (e.label_ == "Method" and _name(e) == main), e.start, e.end)
-                for e in ents if e.start >= sent.start and e.end <= sent.end]
-    s = Sentence(sent, mentions, main)
-    s.quantities = [q for q in quantities(sent.text) if q.unit not in _SIZE_UNITS and not _inside_mention(s, q)]
+    mentions = [Mention(m.start - base, m.end - base, m.label, m.name,
+                        m.proposed or (m.label == "Method" and m.name == main), m.tok_start, m.tok_end)
+                for m in ents]
+    s = Sentence(sent, doc_text[sent.start_char:sent.end_char], doc_text, mentions, main)
+    s.by_token = {m.tok_start: m for m in mentions}
+    s.quantities = [q for q in quantities(s.text) if q.unit not in _SIZE_UNITS and not _inside_mention(s, q)]
     return s
 
 
@@ -197,7 +219,7 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     proposed = [m for m in before if m.proposed]
     if proposed:
         return proposed[-1].name, 0.9
-    if s.main and _refers_to_proposal(s.text[start:pos]):
+    if s.main and (_refers_to_proposal(s.text[start:pos]) or _names(s.text[start:pos], s.main)):
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s.text, start, m)]
     refs = [r.end() for r in _self_references(s.text[start:pos])]
@@ -211,6 +233,12 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if s.main and _refers_to_proposal(s.text[:pos]):
         return s.main, 0.65
     return None, 0.0
+
+
+def _names(text: str, name: str) -> bool:
+    """The proposal's name written in `text`, even where no entity span marks it."""
+    at = text.find(name)
+    return at >= 0 and not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
 
 
 def _self_references(text: str) -> list[re.Match]:
@@ -230,10 +258,10 @@ def _compared_mention(text: str, start: int, m: Mention) -> bool:
 
 # -- baselines -----------------------------------------------------------------
 def _first_token(s: Sentence, pos: int) -> int:
-    for tok in s.span:
-        if tok.idx - s.span.start_char >= pos:
-            return tok.i
-    return s.span.end
+    """The first token starting at or after character `pos` of the sentence."""
+    if not s.token_starts:
+        s.token_starts = [tok.idx - s.span.start_char for tok in s.span]
+    return s.span.start + bisect_left(s.token_starts, pos)
 
 
 def _stop_here(tokens: list[Token], i: int, stops: tuple[tuple[str, ...], ...]) -> bool:
@@ -248,9 +276,10 @@ def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
     own words ("the previous state of the art"), split at lists."""
     c = cues()
     doc = s.span.doc
+    text = s.doc_text
     base = s.span.start_char
     tokens = list(doc[_first_token(s, pos):s.span.end])
-    lead = _LEADING_OF.match(doc.text[tokens[0].idx:s.span.end_char]) if tokens else None
+    lead = _LEADING_OF.match(text[tokens[0].idx:s.span.end_char]) if tokens else None
     if lead:  # "surpasses that of the previous best"
         tokens = [t for t in tokens if t.idx >= tokens[0].idx + lead.end()]
     pieces: list[list] = []  # each a list of Token | Mention
@@ -270,7 +299,7 @@ def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
         if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in _SEPARATORS \
                 and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
             break  # a named method ends its item unless a head noun follows ("the BERT baseline")
-        marker = c.example_marker.match(doc.text[tok.idx:tok.idx + 14]) if low not in _SEPARATORS else None
+        marker = c.example_marker.match(text[tok.idx:tok.idx + 14]) if low not in _SEPARATORS else None
         if marker:
             # Skip every token of the marker ("such as", "e.g.,").
             j = i + 1
@@ -287,7 +316,7 @@ def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
             close = next((k for k in range(i + 1, len(tokens)) if tokens[k].text == ")"), None)
             if close is None:
                 break
-            inner = doc.text[tok.idx + 1:tokens[close].idx]
+            inner = text[tok.idx + 1:tokens[close].idx]
             if c.example_marker.match(inner):
                 inner_pos = tok.idx + 1 - base
                 inner_pos += c.example_marker.match(inner).end()
@@ -406,17 +435,20 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     c = cues()
     text = s.text
     found: list[Comparison] = []
+    low = text.lower()
     starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
-    for rx in (c.improve_verb, c.comparative_than, c.gain_over, c.improve_over):
-        for m in rx.finditer(text):
-            starts.append((m.start(), m.end()))
-    if c.gain_context.search(text) or any(_is_gain(s, q) for q in s.quantities):
-        for m in c.compared_to.finditer(text):
-            starts.append((m.start(), m.end()))
+    for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
+        if c.may(name, low):
+            starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text)]
+    if c.may("compared_to", low):
+        compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text)]
+        if compared and (c.gain_context.search(text) or any(_is_gain(s, q) for q in s.quantities)):
+            starts += compared
     # "improves the accuracy of BERT": the method whose result is improved.
-    for meth in s.of("Method"):
-        if c.improve_of.search(text[max(0, meth.start - 80):meth.start]):
-            starts.append((meth.start - 1, meth.start))
+    if c.may("improve_of", low):
+        for meth in s.of("Method"):
+            if c.improve_of.search(text[max(0, meth.start - 80):meth.start]):
+                starts.append((meth.start - 1, meth.start))
     starts.sort()
     taken: list[tuple[int, int]] = []
     for cue_start, obj_start in starts:
@@ -442,7 +474,7 @@ def _is_gain(s: Sentence, q: Quantity) -> bool:
         return False
     if q.unit == "x" or q.signed or q.gain:
         return True
-    before = s.text[max(0, q.start - 40):q.start]
+    before = s.text[max(0, q.start - 70):q.start]
     after = s.text[q.end:q.end + 40]
     if c.gain_before.search(before) or c.gain_after.match(after):
         return True
@@ -687,7 +719,7 @@ def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tu
 _FOR_TASK = re.compile(r"\b(?:for|to|in|on|address\w*|tackl\w*|solv\w*|appl\w+ to|designed for|used for|towards?)\b", re.I)
 
 
-def _addresses(s: Sentence, found: _Relations) -> None:
+def _addresses(s: Sentence, found: _Relations, focus: str | None = None) -> None:
     for t in s.of("Task"):
         subject, conf = _subject(s, t.start)
         if subject is not None and subject != s.main and s.main is not None:
@@ -700,6 +732,8 @@ def _addresses(s: Sentence, found: _Relations) -> None:
                 subject = None
         if subject is None and s.main:
             subject, conf = s.main, 0.5
+        if subject is None and focus:
+            subject, conf = focus, 0.35
         if subject is None:
             continue
         found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)

@@ -33,9 +33,13 @@ def _fold(name: str) -> str:
     return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
 
 
+def _is_title(span: Span) -> bool:
+    return all(t.text[:1].isupper() or t.lower_ in ("of", "for", "and", "with", "-") for t in span)
+
+
 def _head_type(long: Span, lex: Lexicon) -> str | None:
     last = long[-1].lower_
-    title = all(t.text[:1].isupper() or t.lower_ in ("of", "for", "and", "with", "-") for t in long)
+    title = _is_title(long)
     if last in lex.dataset_cues_after:
         return "Dataset"
     if last in lex.metric_heads and last not in lex.method_heads:
@@ -59,8 +63,9 @@ def _pair_candidates(doc: Doc, cands: list[Candidate], lex: Lexicon) -> tuple[li
         if long.text.lower() in lex.generic_terms or short.text in lex.not_names:
             dropped.add(short.text)
             continue
+        title = _is_title(long)
         inside = [c for c in cands if c.end == long.end and c.start >= long.start
-                  and (c.start == long.start or c.source in ("gazetteer", "variant"))]
+                  and (c.start == long.start or (c.source in ("gazetteer", "variant") and not title))]
         on_short = by_span.get((short.start, short.end), [])
         ranked = sorted(inside + on_short, key=lambda c: (-(c.source == "proposal"), -c.rank, -(c.end - c.start)))
         ranked = [c for c in ranked if c.source not in ("name",) or c in on_short]
@@ -120,6 +125,12 @@ def settle_entities(doc: Doc) -> Doc:
     cands = list(candidates(doc))
     pair_cands, dropped = _pair_candidates(doc, cands, lex)
     chosen = [c for c in _select(cands + pair_cands) if _keep(doc, c, lex, dropped)]
+
+    # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
+    first_name: dict[str, str] = {}
+    for c in chosen:
+        if c.canonical and c.name is None:
+            c.name = first_name.setdefault(c.canonical, doc[c.start:c.end].text)
 
     # One type per name (from its strongest mention); proposed if any mention is.
     label_of: dict[str, tuple[int, str]] = {}

@@ -107,10 +107,6 @@ def _modifiers(doc: Doc, head: int, lex: Lexicon, head_lower: bool, limit: int =
     j = head
     while j - 1 >= sent_start and head - (j - 1) <= limit and _word_ok(doc[j - 1], lex, head_lower):
         j -= 1
-    # A name does not start with a word that is itself a head of another kind
-    # followed by nothing ("results accuracy"); trim leading generic words.
-    while j < head and doc[j].lower_ in lex.generic_terms:
-        j += 1
     return j
 
 
@@ -172,7 +168,39 @@ def _task_context(doc: Doc, start: int, head: int, lex: Lexicon) -> bool:
     if prev.lower_ in lex.task_context_before:
         return True
     nxt = doc[head + 1] if head + 1 < len(doc) else None
-    return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(")
+    return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(" or nxt.lower_ in _TOOL_NOUNS)
+
+
+# "a semantic data annotation system": a task named by what serves it.
+_TOOL_NOUNS = frozenset({"system", "systems", "method", "methods", "framework", "frameworks", "approach",
+                         "approaches", "model", "models", "pipeline", "technique", "techniques", "algorithm",
+                         "algorithms", "tool", "tools"})
+_GERUND_CONTEXT = frozenset({"for", "in", "of"})
+
+
+def _gerund_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+    """ "for estimating passage quality": a task said with a verb in -ing
+    after "for", "in" or "of", and up to four content words after it."""
+    out = []
+    for tok in doc:
+        low = tok.lower_
+        if not (low.endswith("ing") and tok.is_alpha and tok.text.islower()) or tok.i == 0:
+            continue
+        if doc[tok.i - 1].lower_ not in _GERUND_CONTEXT or low in lex.name_stop_words or low in lex.eval_verbs:
+            continue
+        if low in lex.task_heads or low in _ALLOWED_GERUNDS:
+            continue  # a noun in -ing ("learning"), handled as a head
+        j = tok.i + 1
+        end = tok.sent.end
+        while j < end and j - tok.i <= 4 and _word_ok(doc[j], lex, True):
+            j += 1
+        if j - tok.i >= 2 and (j >= end or doc[j].is_punct or doc[j].lower_ in _PHRASE_END):
+            out.append(Candidate(tok.i, j, "Task", "head"))
+    return out
+
+
+_PHRASE_END = frozenset({"and", "or", "with", "by", "using", "via", "from", "in", "on", "at", "without",
+                         "while", "which", "that", "through"})
 
 
 _SCORE_HEADS = frozenset({"score", "scores"})
@@ -328,6 +356,7 @@ def find_pattern_entities(doc: Doc) -> Doc:
     lex = lexicon()
     found = candidates(doc)
     found += _task_candidates(doc, lex)
+    found += _gerund_candidates(doc, lex)
     found += _metric_candidates(doc, lex)
     found += _method_candidates(doc, lex)
     found += _dataset_cue_candidates(doc, lex)

@@ -25,7 +25,7 @@ _VERB = re.compile(
     r"\b(?:we|this (?:paper|work|study|article)|the present (?:paper|work)|our (?:paper|work))\s+"
     r"(?:(?:first|also|further|then|hence|therefore|thus|newly|here|now)\s+)?"
     r"(?:propose|introduce|present|develop|design|build|construct|release|create|curate|collect|contribute|"
-    r"devise|formulate|put forward|offer|establish|unveil|open-source)[sd]?\b", re.I)
+    r"devise|formulate|put forward|offer|unveil|open-source)[sd]?\b", re.I)
 _INTRODUCING = re.compile(r"\b(?:by |through |via )?(?:proposing|introducing|presenting|developing)\b", re.I)
 _CALLED = re.compile(r"\b(?:called|dubbed|named|termed|coined|nicknamed|namely|referred to as|"
                      r"we (?:term|call|name|dub|coin))\b\s*[:\"“']?", re.I)
@@ -60,16 +60,36 @@ def _name_at(doc: Doc, i: int, lex: Lexicon, pairs: dict[int, Span], relaxed: bo
     return None
 
 
+def _lower_name_at(doc: Doc, i: int, lex: Lexicon) -> Span | None:
+    """After "called": a lower-case name of up to four words ("negative sampling")."""
+    j = i
+    while j < len(doc) and j - i < 4:
+        tok = doc[j]
+        if tok.is_punct or tok.is_space or tok.lower_ in lex.name_stop_words \
+                or not tok.text.replace("-", "").isalpha():
+            break
+        j += 1
+    return doc[i:j] if j > i else None
+
+
+def _token_at(doc: Doc, char: int) -> int | None:
+    """Index of the first non-space token that starts at or after `char`."""
+    lo, hi = 0, len(doc)
+    while lo < hi:  # binary search on token offsets
+        mid = (lo + hi) // 2
+        if doc[mid].idx < char:
+            lo = mid + 1
+        else:
+            hi = mid
+    while lo < len(doc) and doc[lo].is_space:
+        lo += 1
+    return lo if lo < len(doc) else None
+
+
 def _scan(doc: Doc, start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool) -> Span | None:
     """The first name within a few tokens after a character offset, within its sentence."""
-    first = doc.char_span(start_char, start_char, alignment_mode="expand")
-    i = first.start if first is not None else None
+    i = _token_at(doc, start_char)
     if i is None:
-        for t in doc:
-            if t.idx >= start_char:
-                i = t.i
-                break
-    if i is None or i >= len(doc):
         return None
     sent_end = doc[i].sent.end
     for k in range(i, min(sent_end, i + _WINDOW)):
@@ -87,7 +107,7 @@ def _label(doc: Doc, from_char: int, name: Span) -> str:
         return "Dataset"
     between = doc.text[from_char:name.start_char]
     after = doc.text[name.end_char:name.end_char + 60]
-    if _DATASET_WORDS.search(between) or re.match(r"^\s*(?:\(\w+\))?\s*,?\s*(?:a|an|the)?\s*(?:\w+[\s-]){0,3}?"
+    if _DATASET_WORDS.search(between) or re.match(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
                                                   r"(?:dataset|benchmark|corpus|suite)\b", after, re.I):
         return "Dataset"
     return "Method"
@@ -99,10 +119,17 @@ def find_proposals(doc: Doc) -> Doc:
     pairs = {long.start: long for long, _ in (doc._.abbreviations or [])}
     text = doc.text
     found: list[tuple[Span, str]] = []
+    long_of_short = {sh.start: lg for lg, sh in (doc._.abbreviations or [])}
     for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False)):
         for m in rx.finditer(text):
             name = _scan(doc, m.end(), lex, pairs, stop_early=stop)
+            if name is None and rx is _CALLED:
+                nxt = _token_at(doc, m.end())
+                name = _lower_name_at(doc, nxt, lex) if nxt is not None else None
             if name is not None:
+                # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
+                if name.start in long_of_short and name.end - name.start == 1:
+                    name = long_of_short[name.start]
                 found.append((name, _label(doc, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
     for tok in doc:

@@ -18,6 +18,7 @@ import numpy as np
 EDGE_PX = 150.0     # length of one layout unit on screen
 GRID_PX = 90.0      # spacing of the unconnected entities' rows
 LABEL_PX = 7.5      # width of one label character at the default font
+ASPECT = 1.6        # width : height the packing aims at
 _CHUNK_BYTES = 4 << 20  # pairwise blocks that stay in cache
 
 
@@ -76,7 +77,7 @@ def _fan(centre: np.ndarray, away: np.ndarray, count: int) -> np.ndarray:
 
 def component_layout(comp: nx.Graph, seed: int = 7) -> dict:
     """Positions (in edge lengths) of one connected component."""
-    nodes = list(comp)
+    nodes = sorted(comp, key=str)  # set order varies between runs; the picture must not
     if len(nodes) <= 2:
         return {n: np.array([float(i), 0.0]) for i, n in enumerate(nodes)}
     leaves: dict = {}
@@ -88,8 +89,8 @@ def component_layout(comp: nx.Graph, seed: int = 7) -> dict:
     leaf_set = {l for ls in leaves.values() for l in ls}
     core = [n for n in nodes if n not in leaf_set]
     index = {n: i for i, n in enumerate(core)}
-    edges = np.array([(index[a], index[b]) for a, b in comp.edges() if a in index and b in index and a != b],
-                     dtype=int).reshape(-1, 2)
+    edges = np.array(sorted((min(index[a], index[b]), max(index[a], index[b])) for a, b in comp.edges()
+                            if a in index and b in index and a != b), dtype=int).reshape(-1, 2)
     weight = np.array([1.0 + 0.35 * math.sqrt(len(leaves.get(n, ()))) for n in core])
     core_pos = force_layout(len(core), edges, weight, seed=seed)
     pos = {n: core_pos[index[n]] for n in core}
@@ -110,7 +111,8 @@ def layout(graph: nx.Graph, group_of: dict | None = None, labels: dict | None = 
     simple = nx.Graph(graph)
     simple.remove_edges_from(nx.selfloop_edges(simple))
     isolated = [n for n in simple if simple.degree(n) == 0]
-    comps = sorted((c for c in nx.connected_components(simple) if len(c) > 1), key=len, reverse=True)
+    comps = sorted((sorted(c, key=str) for c in nx.connected_components(simple) if len(c) > 1),
+                   key=lambda c: (-len(c), str(c[0])))
 
     placed = []
     for comp in comps:
@@ -119,7 +121,8 @@ def layout(graph: nx.Graph, group_of: dict | None = None, labels: dict | None = 
         pts -= (pts.max(axis=0) + pts.min(axis=0)) / 2
         placed.append((list(pos), pts, pts.max(axis=0) + 0.8))
     area = sum(float(np.prod(2 * half)) for _, _, half in placed) + len(isolated) * (GRID_PX / EDGE_PX) ** 2
-    width = max([2 * float(half[0]) for _, _, half in placed] + [math.sqrt(area) * 1.2, 4.0])
+    # Rows about as wide as a screen is, relative to its height.
+    width = max([2 * float(half[0]) for _, _, half in placed] + [math.sqrt(area * ASPECT), 4.0])
 
     out: dict[str, tuple[float, float]] = {}
     x = y = row_h = 0.0

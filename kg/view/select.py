@@ -80,6 +80,8 @@ def select(vg: ViewGraph, *, focus: str | None = None, hops: int = 1, types: lis
         graph = graph.subgraph(neighbourhood(graph, centres, hops))
         labels = ", ".join(sorted({graph.nodes[c]["label"] for c in centres}))
         notes.append(f"Showing {labels} and what lies within {hops} relation{'s' if hops != 1 else ''}.")
+    if vg.graph.number_of_nodes() == 0:
+        notes.append("This build holds no entities: no method, dataset, task or metric was found in its abstracts.")
     if max_nodes and graph.number_of_nodes() > max_nodes:
         shown = min(SUMMARY_NODES, max_nodes)
         notes.append(f"This graph has {graph.number_of_nodes():,} entities, more than the view's limit of "

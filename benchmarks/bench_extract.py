@@ -1,0 +1,117 @@
+"""Extraction throughput, as abstracts per second and as a multiple of spaCy's
+bare tokenizer over the same texts in the same run (a figure that does not
+depend on how fast or busy the machine is).
+
+    python3 benchmarks/bench_extract.py                 # seed corpus and 10x, 1 and 2 workers
+    python3 benchmarks/bench_extract.py --components    # also time each pipeline component
+    python3 benchmarks/bench_extract.py --copies 10 --workers 1 2 4
+
+Targets (issue 9): one worker at most 8x the tokenizer's time on the 10x
+corpus; two workers at least 1.6x faster than one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import spacy  # noqa: E402
+
+from bench_corpus import make_corpus, seed_rows  # noqa: E402
+from kg.extract.parallel import parallel_records  # noqa: E402
+from kg.extract.record import Extractor  # noqa: E402
+from kg.io import ReadReport, read_inputs  # noqa: E402
+
+
+def read(path: Path) -> list:
+    report = ReadReport()
+    abstracts = list(read_inputs([path], report))
+    if report.skipped:
+        sys.exit(f"benchmark: {len(report.skipped)} records of {path} were skipped: {report.skipped[0]}")
+    return abstracts
+
+
+def time_tokenizer(texts: list[str]) -> float:
+    tokenizer = spacy.blank("en").tokenizer
+    t = time.perf_counter()
+    for _ in tokenizer.pipe(texts, batch_size=256):
+        pass
+    return time.perf_counter() - t
+
+
+def time_extract(abstracts: list, workers: int) -> tuple[float, float]:
+    """(seconds including start-up, start-up seconds): building the pipeline,
+    or starting the worker processes and their pipelines."""
+    t = time.perf_counter()
+    if workers == 1:
+        extractor = Extractor()
+        start = time.perf_counter() - t
+        n = sum(1 for _ in extractor.records(abstracts))
+    else:
+        stream = parallel_records(abstracts, workers=workers)
+        n = 0
+        for _ in stream:
+            if n == 0:
+                start = time.perf_counter() - t  # first result: workers up and one chunk done
+            n += 1
+    assert n == len(abstracts)
+    return time.perf_counter() - t, start
+
+
+def time_components(abstracts: list) -> list[tuple[str, float]]:
+    """Seconds added by each component, timed by running the pipeline up to it."""
+    nlp = Extractor().nlp
+    texts = [a.text for a in abstracts]
+    names = nlp.pipe_names
+    out, previous = [], time_tokenizer(texts)
+    out.append(("tokenizer", previous))
+    for i, name in enumerate(names):
+        with nlp.select_pipes(enable=names[: i + 1]):
+            t = time.perf_counter()
+            for _ in nlp.pipe(texts, batch_size=64):
+                pass
+            elapsed = time.perf_counter() - t
+        out.append((name, elapsed - previous))
+        previous = elapsed
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--copies", type=int, default=10, help="size of the large corpus, in copies of the seed (default 10)")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts to time (default 1 2)")
+    ap.add_argument("--components", action="store_true", help="also time each pipeline component on the large corpus")
+    args = ap.parse_args()
+
+    n_seed = len(seed_rows())
+    corpora = {"seed": make_corpus(n_seed), f"{args.copies}x": make_corpus(n_seed * args.copies)}
+    print(f"{'corpus':8} {'abstracts':>9} {'workers':>7} {'seconds':>8} {'start-up':>8} {'abstr/s':>8} "
+          f"{'tokenizer s':>11} {'x tokenizer':>11} {'speed-up':>8}")
+    for label, path in corpora.items():
+        abstracts = read(path)
+        texts = [a.text for a in abstracts]
+        time_tokenizer(texts[:50])  # warm up
+        base = None
+        for workers in args.workers:
+            # The tokenizer is timed right before each run, so both see the same machine load.
+            tok = time_tokenizer(texts)
+            seconds, start = time_extract(abstracts, workers)
+            base = base or seconds
+            print(f"{label:8} {len(abstracts):9d} {workers:7d} {seconds:8.2f} {start:8.2f} "
+                  f"{len(abstracts) / seconds:8.0f} {tok:11.2f} {seconds / tok:11.2f} {base / seconds:8.2f}")
+    if args.components:
+        abstracts = read(corpora[f"{args.copies}x"])
+        print(f"\nper component, {len(abstracts)} abstracts, one process (seconds; share of the total):")
+        parts = time_components(abstracts)
+        total = sum(s for _, s in parts)
+        for name, seconds in parts:
+            print(f"  {name:22} {seconds:7.2f}  {seconds / total:5.0%}")
+
+
+if __name__ == "__main__":
+    main()

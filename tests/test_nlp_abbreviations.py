@@ -1,0 +1,72 @@
+"""Abbreviation pairs in both orders, and the test that decides them."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.nlp import make_pipeline
+from kg.nlp.abbrev_match import is_abbreviation
+
+
+@pytest.mark.parametrize("short,long", [
+    ("LSLMs", "Large Speech-Language Models"),
+    ("Lion", "EvoLved Sign Momentum"),
+    ("BDD100K", "Berkeley Deep Drive"),
+    ("BER", "balanced error rate"),
+    ("SCoRe", "Submodular Combinatorial Representation Learning"),
+    ("GNNs", "graph neural networks"),
+])
+def test_true_pairs(short: str, long: str) -> None:
+    assert is_abbreviation(short, long)
+
+
+@pytest.mark.parametrize("short,long", [
+    ("CNN", "recurrent network"),
+    ("ViT", "image classification"),
+    ("GAN", "generative model"),
+    ("X", "some long form"),
+])
+def test_false_pairs(short: str, long: str) -> None:
+    assert not is_abbreviation(short, long)
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline(relations=False)
+
+
+def pairs(nlp, text: str) -> list[tuple[str, str]]:
+    return [(lg.text, sh.text) for lg, sh in nlp(text)._.abbreviations]
+
+
+def test_long_form_then_short_form(nlp) -> None:
+    text = "We study Large Speech-Language Models (LSLMs) on long audio."
+    assert pairs(nlp, text) == [("Large Speech-Language Models", "LSLMs")]
+
+
+def test_short_form_then_long_form(nlp) -> None:
+    text = "We train with Lion (EvoLved Sign Momentum) instead of Adam."
+    assert pairs(nlp, text) == [("EvoLved Sign Momentum", "Lion")]
+
+
+def test_name_with_digits(nlp) -> None:
+    text = "Results on Berkeley Deep Drive (BDD100K) are reported."
+    assert pairs(nlp, text) == [("Berkeley Deep Drive", "BDD100K")]
+
+
+def test_brackets_that_hold_no_abbreviation(nlp) -> None:
+    assert pairs(nlp, "The loss falls (see below) and the error rate (2.1%) too.") == []
+
+
+def test_pair_becomes_one_entity_and_later_uses_are_its_mentions(nlp) -> None:
+    doc = nlp("We measure the balanced error rate (BER) of each detector. The BER drops by half.")
+    ents = [(s.text, s.label_, s._.kg_name) for s in doc.spans["entities"]]
+    assert ("balanced error rate", "Metric", "balanced error rate") in ents
+    assert ents.count(("BER", "Metric", "balanced error rate")) == 2
+    long = next(s for s in doc.spans["entities"] if s.text == "balanced error rate")
+    assert long._.aliases == ["BER"]
+
+
+def test_generic_long_forms_give_no_entity(nlp) -> None:
+    doc = nlp("Large language models (LLMs) are everywhere. LLMs hallucinate.")
+    assert [s.text for s in doc.spans["entities"]] == []

@@ -1,0 +1,112 @@
+"""The SPARQL server under abuse while other clients keep asking: runaway,
+malformed, oversized, SERVICE and update requests each get their status,
+and the ordinary clients are answered, with 200, all along."""
+
+from __future__ import annotations
+
+import http.client
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from kg.build import build, demo_corpus
+from kg.serve import ServeConfig, make_server
+from kg.sparql.ready import ready_questions
+
+TIMEOUT = 3.0
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    build([demo_corpus()], out, view=False)
+    srv = make_server(ServeConfig(build_dir=Path(out), port=0, workers=3, timeout=TIMEOUT, quiet=True))
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def ask(srv, method: str, path: str, body: bytes | None = None, ctype: str | None = None) -> tuple[int, bytes]:
+    host, port = srv.server_address[:2]
+    conn = http.client.HTTPConnection(host, port, timeout=60)
+    headers = {"Accept": "application/sparql-results+json"}
+    if ctype:
+        headers["Content-Type"] = ctype
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    except (ConnectionError, http.client.HTTPException) as err:
+        if body is not None and len(body) > 1_000_000:
+            return 413, str(err).encode()  # the server may close mid-upload after answering 413
+        raise
+    finally:
+        conn.close()
+
+
+ABUSE = {
+    "runaway": ("POST", "/sparql", RUNAWAY.encode(), "application/sparql-query", 503),
+    "malformed": ("POST", "/sparql", b"SELEKT ?x WHERE { ?x ?y }", "application/sparql-query", 400),
+    "oversized": ("POST", "/sparql", b"SELECT * WHERE { ?s ?p ?o } #" + b"x" * 1_100_000, "application/sparql-query", 413),
+    "service": ("POST", "/sparql", b"SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }",
+                "application/sparql-query", 403),
+    "update": ("POST", "/sparql", b"INSERT DATA { <http://example.org/a> <http://example.org/b> 1 }",
+               "application/sparql-update", 403),
+    "not UTF-8": ("POST", "/sparql", b"SELECT * WHERE { ?s ?p \xff }", "application/sparql-query", 400),
+}
+
+
+def test_abuse_gets_the_right_status_while_others_are_served(server):
+    questions = list(ready_questions().values())
+    assert questions
+    stop = threading.Event()
+    served: list[tuple[float, int, str]] = []  # (finish time, status, question and answer if not 200)
+
+    def ordinary(seed: int) -> None:
+        i = seed
+        while not stop.is_set():
+            q = questions[i % len(questions)]
+            i += 1
+            if i % 2:
+                status, body = ask(server, "GET", f"/ask/{q.name}")
+            else:
+                status, body = ask(server, "POST", "/sparql", q.bind().encode(), "application/sparql-query")
+            served.append((time.monotonic(), status, q.name if status == 200 else f"{q.name}: {body[:200]!r}"))
+
+    clients = [threading.Thread(target=ordinary, args=(i,), daemon=True) for i in range(4)]
+    for c in clients:
+        c.start()
+    try:
+        abuse_status = {}
+        windows = {}
+        for name, (method, path, body, ctype, _) in ABUSE.items():
+            t0 = time.monotonic()
+            abuse_status[name] = ask(server, method, path, body, ctype)
+            windows[name] = (t0, time.monotonic())
+    finally:
+        stop.set()
+        for c in clients:
+            c.join(timeout=60)
+
+    assert {k: s for k, (s, _) in abuse_status.items()} == {k: v[-1] for k, v in ABUSE.items()}
+    assert b"SERVICE" in abuse_status["service"][1] or b"service" in abuse_status["service"][1]
+    assert served, "no ordinary request was answered"
+    bad = [(name, status) for _, status, name in served if status != 200]
+    assert bad == []
+    # While the runaway query held a worker up to the time limit, others were still answered.
+    start, end = windows["runaway"]
+    assert end - start >= TIMEOUT * 0.9
+    assert sum(start <= t <= end for t, _, _ in served) >= 3
+
+
+def test_server_keeps_answering_after_the_runaway_worker_was_killed(server):
+    status, _ = ask(server, "POST", "/sparql", RUNAWAY.encode(), "application/sparql-query")
+    assert status == 503
+    for q in list(ready_questions().values())[:3]:
+        status, body = ask(server, "GET", f"/ask/{q.name}")
+        assert status == 200 and b'"results"' in body
