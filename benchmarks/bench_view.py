@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from kg.build import build  # noqa: E402
 from kg.store import KGStore  # noqa: E402
-from kg.view.html import render_html, view_payload, write_view  # noqa: E402
+from kg.view.html import render_html, write_view  # noqa: E402
+from kg.view.payload import view_payload  # noqa: E402
 
 SEED = ROOT.parent / "shared" / "corpus" / "seed-abstracts.jsonl"
 CHROMIUM = "/usr/bin/chromium"

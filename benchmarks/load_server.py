@@ -8,7 +8,7 @@ memory of the server (its process and its query workers) over the run.
     python3 benchmarks/load_server.py --url http://127.0.0.1:7878   # a server already running
 
 Without --url it builds the demo corpus into a temporary folder (unless
---build names a build folder) and starts the server in a child process, so
+--build names a build folder) and starts `kg serve` in a child process, so
 the memory figures are the server's alone. The exit code is 1 if a ready
 question got anything but 200 or an abuse request got the wrong status.
 """
@@ -135,10 +135,9 @@ def server_memory(pid: int) -> float:
 
 
 def start_server(build_dir: Path, workers: int, timeout: float) -> tuple[subprocess.Popen, str]:
-    code = ("import sys; from pathlib import Path; from kg.serve import ServeConfig, serve; "
-            f"serve(ServeConfig(build_dir=Path({str(build_dir)!r}), port=0, workers={workers}, "
-            f"timeout={timeout}, quiet=True))")
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+    cmd = [sys.executable, "-m", "kg", "serve", "--store", str(build_dir), "--port", "0",
+           "--workers", str(workers), "--timeout", str(timeout), "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

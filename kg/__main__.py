@@ -1,3 +1,5 @@
 from kg.cli import main
 
-raise SystemExit(main())
+# The guard matters: worker processes started with `spawn` (kg serve) import this module again.
+if __name__ == "__main__":
+    raise SystemExit(main())

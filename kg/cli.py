@@ -123,19 +123,51 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 # -- query --------------------------------------------------------------------
 def cmd_query(args: argparse.Namespace) -> int:
-    from kg.query import format_results, load_query
+    from kg.query import format_results, list_ready_questions, load_query, ready_query
+    from kg.sparql.guard import check_query
+    from kg.sparql.ready import parse_params
     from kg.store import KGStore
 
+    if args.list:
+        sys.stdout.write(list_ready_questions())
+        return 0
     try:
-        text = load_query(args.query, args.file)
-    except (FileNotFoundError, ValueError) as err:
+        if args.ask:
+            params = parse_params(args.param)
+            store = KGStore.at(args.store, read_only=True)
+            text = ready_query(store, args.ask, params)
+        else:
+            if args.param:
+                return _err("--param goes with --ask NAME")
+            text = load_query(args.query, args.file)
+            check_query(text)
+            store = KGStore.at(args.store, read_only=True)
+    except ValueError as err:  # a bad parameter, an unknown ready question, a refused query
         return _err(str(err))
-    store = KGStore.at(args.store, read_only=True)
+    except OSError as err:  # the -f file
+        return _err(f"cannot read {err.filename}: {err.strerror}")
     try:
         results = store.query(text)
+        sys.stdout.write(format_results(results, args.output_format))
     except SyntaxError as err:
         return _err(f"SPARQL syntax error: {err}")
-    sys.stdout.write(format_results(results, args.output_format))
+    return 0
+
+
+# -- serve --------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    from kg.serve import ServeConfig, default_workers, serve
+
+    if args.workers is None:
+        args.workers = default_workers()
+    if args.timeout <= 0 or args.max_rows <= 0 or args.workers <= 0:
+        return _err("--timeout, --max-rows and --workers must be positive")
+    config = ServeConfig(build_dir=Path(args.store), host=args.host, port=args.port, timeout=args.timeout,
+                         max_rows=args.max_rows, workers=args.workers, cors=args.cors, quiet=args.quiet)
+    try:
+        serve(config)
+    except OSError as err:  # port in use, address not available
+        return _err(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}")
     return 0
 
 
@@ -279,10 +311,30 @@ def build_parser() -> argparse.ArgumentParser:
                                     "union of all papers' graphs.")
     sp.add_argument("query", nargs="?", help="the SPARQL query text")
     sp.add_argument("-f", "--file", metavar="FILE.rq", help="read the query from a file")
+    sp.add_argument("--list", action="store_true", help="list the ready questions and their parameters")
+    sp.add_argument("--ask", metavar="NAME", help="run a ready question (see --list)")
+    sp.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="a ready question's parameter, bound as a literal; names match in any case; may be repeated")
     sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
     sp.add_argument("--format", dest="output_format", choices=["table", "csv", "tsv", "json"], default="table",
                     help="result format (default: table)")
     sp.set_defaults(func=cmd_query)
+
+    sp = sub.add_parser("serve", help="serve the store as a read-only SPARQL endpoint, with the view and a query page",
+                        description="Serve a built store over HTTP: the SPARQL 1.1 Protocol at /sparql (queries only; "
+                                    "updates and SERVICE are refused), the graph view at /, a query page with the "
+                                    "ready questions at /query. Nothing is fetched from the network.")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    sp.add_argument("--port", type=int, default=7878, help="port (default: 7878)")
+    sp.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="stop a query after this long, killing its worker (default: 10)")
+    sp.add_argument("--max-rows", type=int, default=10_000, metavar="N", help="send at most N result rows (default: 10000)")
+    sp.add_argument("--workers", type=int, default=None, metavar="N",
+                    help="query worker processes, each able to run one query at a time (default: CPUs, 2 to 8)")
+    sp.add_argument("--cors", metavar="ORIGIN", help="send CORS headers allowing ORIGIN (e.g. '*'); off by default")
+    sp.add_argument("--quiet", action="store_true", help="do not log each request")
+    sp.set_defaults(func=cmd_serve)
 
     sp = sub.add_parser("export", help="write the graph as Turtle, N-Triples, N-Quads, TriG, JSON-LD, GraphML or GEXF",
                         description="Export the store. Turtle and N-Triples get the union of all papers; "

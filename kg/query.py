@@ -1,4 +1,4 @@
-"""Query text in, formatted results out (table, CSV, TSV, JSON)."""
+"""Query text in, formatted results out (table, CSV, TSV, JSON); the ready questions' listing."""
 
 from __future__ import annotations
 
@@ -12,10 +12,36 @@ import pyoxigraph as ox
 
 def load_query(text: str | None, file: str | None) -> str:
     if file:
-        return Path(file).read_text(encoding="utf-8")
+        try:
+            return Path(file).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{file}: not UTF-8 text") from None
     if not text:
-        raise ValueError("give a query as text or with -f FILE.rq")
+        raise ValueError("give a query as text, with -f FILE.rq, or a ready question with --ask NAME "
+                         "(--list shows them)")
     return text
+
+
+def ready_query(store, name: str, params: dict[str, str]) -> str:
+    """The text of ready question `name` with `params` bound, names matched in any case in `store`."""
+    from kg.sparql.ready import ready_question, store_spellings
+    return ready_question(name).bind(params, store_spellings(store.db))
+
+
+def list_ready_questions() -> str:
+    """The ready questions as the text `kg query --list` prints."""
+    from kg.sparql.ready import ready_questions
+    out = []
+    for q in ready_questions().values():
+        out.append(f"{q.name}: {q.title}")
+        if q.about:
+            out.append(f"    {q.about}")
+        for p in q.params:
+            example = f" (example: {p.default})" if p.default is not None else ""
+            out.append(f"    --param {p.name}=...  {p.help}{example}")
+    out.append("")
+    out.append("Run one with: kg query --store DIR --ask NAME --param NAME=VALUE")
+    return "\n".join(out) + "\n"
 
 
 def _cell(term) -> str:

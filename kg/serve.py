@@ -252,12 +252,13 @@ class SparqlHandler(BaseHTTPRequestHandler):
             return self._error(404, f"no ready question {name!r}; GET /queries lists them")
         values = {k: v[-1] for k, v in params.items() if k not in ("format", "output")}
         try:
-            text = question.bind(values)
+            text = question.bind(values)  # checks the names now; the worker binds again with the store
         except ReadyQuestionError as err:
             return self._error(400, str(err))
-        self._run(text, params)
+        self._run(text, params, question=name, values=values)
 
-    def _run(self, text: str, params: dict[str, list[str]]) -> None:
+    def _run(self, text: str, params: dict[str, list[str]], question: str | None = None,
+             values: dict[str, str] | None = None) -> None:
         try:
             check_query(text)
         except QueryRefused as err:
@@ -265,7 +266,8 @@ class SparqlHandler(BaseHTTPRequestHandler):
         cfg = self.server.config
         job = QueryJob(text=text, accepted=self._accepted(params), max_rows=cfg.max_rows,
                        default_graphs=params.get("default-graph-uri", []),
-                       named_graphs=params.get("named-graph-uri", []))
+                       named_graphs=params.get("named-graph-uri", []),
+                       question=question, params=dict(values or {}))
         try:
             answer = self.server.pool.run(job, cfg.timeout)
         except QueryTimeout as err:

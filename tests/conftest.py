@@ -22,3 +22,13 @@ def shared_file(rel: str) -> Path:
 @pytest.fixture
 def shared() -> callable:
     return shared_file
+
+
+@pytest.fixture(scope="session")
+def demo_build(tmp_path_factory) -> Path:
+    """The demo corpus built once per test session (records, graph, store; no view)."""
+    from kg.build import build, demo_corpus
+
+    out = tmp_path_factory.mktemp("demo-build")
+    build([demo_corpus()], out, view=False)
+    return out

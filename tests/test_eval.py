@@ -129,3 +129,29 @@ def test_cli_user_errors_exit_2_without_traceback(tmp_path, capsys) -> None:
     assert main(["eval", str(gold), str(tmp_path / "absent.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "absent.jsonl: no such file" in err and "Traceback" not in err
+
+
+# -- the targets on the team's gold files (skipped where ../shared is absent) ----
+@pytest.mark.shared
+def test_extraction_meets_the_targets_on_the_hand_made_gold(shared) -> None:
+    from kg.extract import Extractor
+    from kg.io import ReadReport, read_inputs
+
+    gold = list(read_records(shared("gold/dev.gold.jsonl")))
+    pred = [rec for _, rec in Extractor().records(read_inputs([shared("gold/dev.input.jsonl")], ReadReport()))]
+    r = evaluate(gold, pred)
+    assert r.entity_total().f1 >= 0.75
+    assert all(s.f1 >= 0.60 for s in r.entities.values()), {t: round(s.f1, 3) for t, s in r.entities.items()}
+    assert r.proposed.f1 >= 0.85
+
+
+@pytest.mark.shared
+def test_extraction_meets_the_targets_on_scirex(shared) -> None:
+    from kg.extract import Extractor
+    from kg.io import ReadReport, read_inputs
+
+    gold = list(read_records(shared("bench/scirex/dev.gold.jsonl")))
+    pred = [rec for _, rec in Extractor().records(read_inputs([shared("bench/scirex/dev.input.jsonl")], ReadReport()))]
+    r = evaluate(gold, pred)
+    assert r.entities["Dataset"].f1 >= 0.60
+    assert r.entities["Metric"].f1 >= 0.45

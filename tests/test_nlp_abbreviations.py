@@ -36,7 +36,8 @@ def nlp():
 
 
 def pairs(nlp, text: str) -> list[tuple[str, str]]:
-    return [(lg.text, sh.text) for lg, sh in nlp(text)._.abbreviations]
+    doc = nlp(text)
+    return [(lg.text, sh.text) for lg, sh in doc._.abbreviations]
 
 
 def test_long_form_then_short_form(nlp) -> None:

@@ -55,6 +55,11 @@ def test_from_to_keeps_both_ends():
     assert (q.from_value, q.value, q.unit) == ("70", "72.5", "%")
 
 
+def test_from_to_with_a_remark_between():
+    q = only("Recall@5 goes from 86% (without the filter) to 87%.")
+    assert (q.from_value, q.value, q.unit) == ("86", "87", "%")
+
+
 def test_coordinated_numbers_share_the_trailing_unit():
     text = "It beats both rivals by 3.1 and 1.2 points respectively."
     found = quantities(text)

@@ -95,6 +95,24 @@ def test_unnamed_proposal_gives_nothing(nlp, subject):
     assert doc._.kg_relations == []
 
 
+def test_nothing_proposed_gives_no_addresses(nlp):
+    doc = annotate(nlp, "RoBERTa is widely used for question answering.",
+                   {"RoBERTa": "Method", "question answering": "Task"})
+    assert rels(doc, "addresses") == []
+
+
+def test_proposal_named_without_a_span_is_still_the_subject(nlp):
+    # The second "QuillNet" carries no entity span; the name alone is enough.
+    text = PROPOSAL + "Tests show that QuillNet is faster than all prior parsers."
+    doc = nlp.make_doc(text)
+    span = doc.char_span(text.find("QuillNet"), text.find("QuillNet") + 8, label="Method")
+    span._.kg_name, span._.proposed = "QuillNet", True
+    doc.spans[SPAN_KEY] = [span]
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    assert triples(doc, "improvesOver") == {("QuillNet", "prior parsers")}
+
+
 def test_a_named_method_is_its_own_subject(nlp):
     doc = annotate(nlp, "In our study, RoBERTa outperforms ELMo on every task.",
                    {"RoBERTa": "Method", "ELMo": "Method"})

@@ -20,8 +20,9 @@ from kg.cli import main
 from kg.store import KGStore
 from kg.view import ViewError, parse_types, write_view
 from kg.view.graphdata import read_view_graph
-from kg.view.html import json_for_html, render_html, view_payload
+from kg.view.html import json_for_html, render_html
 from kg.view.layout import layout
+from kg.view.payload import view_payload
 from kg.view.select import select
 from view_corpus import HOSTILE_TITLE, PWN_IMG, PWN_SCRIPT, write_corpus
 

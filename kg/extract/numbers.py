@@ -61,7 +61,7 @@ def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     one = rf"{_BEFORE}{_SIGN}(?P<num>{_NUM})(?P<unit>{unit})?(?![\w.]*\d)(?![A-Za-z])"
     single = re.compile(one, re.I)
     from_to = re.compile(
-        rf"\bfrom\s+(?:{_SIGN})?(?P<a>{_NUM})(?P<ua>{unit})?\s+to\s+(?P<sign2>[+\-\u2212])?(?P<b>{_NUM})(?P<ub>{unit})?(?![\w.]*\d)",
+        rf"\bfrom\s+(?:{_SIGN})?(?P<a>{_NUM})(?P<ua>{unit})?\s+(?:\([^()]{{0,60}}\)\s+)?to\s+(?P<sign2>[+\-\u2212])?(?P<b>{_NUM})(?P<ub>{unit})?(?![\w.]*\d)",
         re.I)
     span = re.compile(
         rf"{_BEFORE}(?:between\s+)?(?P<a>{_NUM})(?P<ua>{unit})?\s*(?:-|\u2013|\u2014|~|to|and)\s*(?P<b>{_NUM})(?P<ub>{unit})(?![\w.]*\d)",

@@ -30,6 +30,7 @@ class Cues:
     self_reference: re.Pattern  # "our method", "the proposed approach", "we"
     it_reference: re.Pattern  # "it" as a subject
     baseline_heads: frozenset[str]
+    baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     drop_first: frozenset[str]
     stops: tuple[tuple[str, ...], ...]  # word sequences that end a baseline phrase
     example_marker: re.Pattern
@@ -71,6 +72,7 @@ def cues() -> Cues:
             rf"we\b|ours\b)", re.I),
         it_reference=re.compile(r"(?:^|[,;:]\s*|\b(?:that|and|where)\s+)it\s", re.I),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
+        baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=tuple(tuple(s.lower().split()) for s in data["baseline_stop"]),
         triggers={k: tuple(v) for k, v in data["triggers"].items()},

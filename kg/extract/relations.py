@@ -100,7 +100,6 @@ class RelationFinder:
         text = doc.text
         ents = _doc_mentions(doc, text)
         main = _main_proposal(ents, text)
-        focus = None if main else _focus_method(ents)
         starts = [m.tok_start for m in ents]
         found = _Relations()
         for sent in doc.sents:
@@ -110,7 +109,7 @@ class RelationFinder:
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
             _evaluations(s, comparisons, found)
-            _addresses(s, found, focus)
+            _addresses(s, found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
 
@@ -138,19 +137,6 @@ def _main_proposal(ents: list[Mention], text: str) -> str | None:
         if m.label == "Method" and _OWN.search(text[max(0, m.start - 20):m.start]):
             return m.name
     return None
-
-
-def _focus_method(ents: list[Mention]) -> str | None:
-    """In a paper that proposes nothing by name, the method it is about: the
-    one named most often, if named more than once and more than any other."""
-    counts: dict[str, int] = {}
-    for m in ents:
-        if m.label == "Method":
-            counts[m.name] = counts.get(m.name, 0) + 1
-    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
-    if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
-        return None
-    return ranked[0][0]
 
 
 def _sentence(sent: Span, doc_text: str, ents: list[Mention], main: str | None) -> Sentence:
@@ -422,7 +408,12 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         return None
     words = text.lower()
     head = last.lower_
-    if head in c.baseline_heads or "state of the art" in words or "state-of-the-art" in words or re.search(r"\bsota\b", words):
+    first = items[0].lower_ if isinstance(items[0], Token) else ""
+    # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
+    plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
+        and last.text.islower()
+    if head in c.baseline_heads or plural_after_marker or "state of the art" in words or "state-of-the-art" in words \
+            or re.search(r"\bsota\b", words):
         if any(t.lower_ in ("our", "we", "proposed") for t in items if isinstance(t, Token)):
             return None
         return Baseline(text, start, end, named=False)
@@ -716,10 +707,7 @@ def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tu
 
 
 # -- addresses -------------------------------------------------------------------
-_FOR_TASK = re.compile(r"\b(?:for|to|in|on|address\w*|tackl\w*|solv\w*|appl\w+ to|designed for|used for|towards?)\b", re.I)
-
-
-def _addresses(s: Sentence, found: _Relations, focus: str | None = None) -> None:
+def _addresses(s: Sentence, found: _Relations) -> None:
     for t in s.of("Task"):
         subject, conf = _subject(s, t.start)
         if subject is not None and subject != s.main and s.main is not None:
@@ -727,13 +715,8 @@ def _addresses(s: Sentence, found: _Relations, focus: str | None = None) -> None
             # unless another of its own proposals is named.
             if not any(m.proposed and m.name == subject for m in s.mentions):
                 subject = None
-        elif subject is not None and s.main is None:
-            if not _FOR_TASK.search(s.text[:t.start][-40:]):
-                subject = None
         if subject is None and s.main:
             subject, conf = s.main, 0.5
-        if subject is None and focus:
-            subject, conf = focus, 0.35
-        if subject is None:
-            continue
+        if subject is None or s.main is None:
+            continue  # with nothing proposed, whose task this is would be a guess
         found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any, Iterator
 
 import pyoxigraph as ox
@@ -80,6 +81,23 @@ def parse_value(text: str) -> tuple[Decimal | None, Decimal | None]:
     return min(nums), max(nums)
 
 
+def _nodes(ns, *names: str) -> SimpleNamespace:
+    """pyoxigraph nodes of vocabulary terms, made once: rdflib term lookups per quad cost more than the quad."""
+    return SimpleNamespace(**{n: ox.NamedNode(str(ns[n])) for n in names})
+
+
+R = _nodes(RDF, 'Statement', 'object', 'predicate', 'subject', 'type')
+D = _nodes(DCTERMS, 'abstract', 'identifier', 'isPartOf', 'title')
+K = _nodes(MLKG, 'Baseline', 'Entity', 'Improvement', 'Score', 'Sentence', 'baseline', 'collection', 'confidence', 'dataset', 'end', 'gainType', 'mentions', 'method', 'minValue', 'proposes', 'reportedIn', 'start', 'text', 'unit', 'valueText')
+P = _nodes(PROV, 'Activity', 'SoftwareAgent', 'used', 'wasAssociatedWith', 'wasDerivedFrom', 'wasGeneratedBy')
+S = _nodes(SKOS, 'prefLabel')
+M = _nodes(MLS, 'ModelEvaluation', 'hasValue', 'specifiedBy')
+F = _nodes(FABIO, 'ResearchPaper')
+X = _nodes(XSD, 'integer')
+SURFACE_NAME_NODE = ox.NamedNode(str(SURFACE_NAME))
+SURFACE_ALIAS_NODE = ox.NamedNode(str(SURFACE_ALIAS))
+
+
 @lru_cache(maxsize=1)
 def default_resolver() -> Resolver:
     """A resolver over the built-in gazetteers."""
@@ -103,22 +121,22 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
     agent = ox.NamedNode(str(ID[f"agent/{iris.slug(ext_name)}/{iris.slug(ext_version)}"]))
 
     def q(s, p, o):
-        return ox.Quad(s, N(p) if not isinstance(p, ox.NamedNode) else p, o, g)
+        return ox.Quad(s, p, o, g)
 
-    yield q(paper, RDF.type, N(FABIO.ResearchPaper))
-    yield q(paper, DCTERMS.identifier, L(pid))
+    yield q(paper, R.type, F.ResearchPaper)
+    yield q(paper, D.identifier, L(pid))
     if abstract.title:
-        yield q(paper, DCTERMS.title, L(abstract.title))
-    yield q(paper, DCTERMS.abstract, L(abstract.text))
+        yield q(paper, D.title, L(abstract.title))
+    yield q(paper, D.abstract, L(abstract.text))
     coll = abstract.meta.get("collection") if isinstance(abstract.meta, dict) else None
     if isinstance(coll, str) and coll:
-        yield q(paper, MLKG.collection, L(coll))
-    yield q(paper, PROV.wasGeneratedBy, activity)
-    yield q(activity, RDF.type, N(PROV.Activity))
-    yield q(activity, PROV.wasAssociatedWith, agent)
-    yield q(activity, PROV.used, paper)
-    yield q(agent, RDF.type, N(PROV.SoftwareAgent))
-    yield q(agent, SKOS.prefLabel, L(f"{ext_name} {ext_version}".strip()))
+        yield q(paper, K.collection, L(coll))
+    yield q(paper, P.wasGeneratedBy, activity)
+    yield q(activity, R.type, P.Activity)
+    yield q(activity, P.wasAssociatedWith, agent)
+    yield q(activity, P.used, paper)
+    yield q(agent, R.type, P.SoftwareAgent)
+    yield q(agent, S.prefLabel, L(f"{ext_name} {ext_version}".strip()))
 
     # A span outside the text names no sentence; its index stays taken so
     # sentence IRIs keep the record's numbering.
@@ -130,11 +148,11 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
         sent_nodes.append(node)
         if start == end:
             continue
-        yield q(node, RDF.type, N(MLKG.Sentence))
-        yield q(node, DCTERMS.isPartOf, paper)
-        yield q(node, MLKG.text, L(abstract.text[start:end]))
-        yield q(node, MLKG.start, L(start, XSD.integer))
-        yield q(node, MLKG.end, L(end, XSD.integer))
+        yield q(node, R.type, K.Sentence)
+        yield q(node, D.isPartOf, paper)
+        yield q(node, K.text, L(abstract.text[start:end]))
+        yield q(node, K.start, ox.Literal(str(start), datatype=X.integer))
+        yield q(node, K.end, ox.Literal(str(end), datatype=X.integer))
 
     def sentence_at(offset: int) -> int | None:
         for i, (s, e) in enumerate(sentences):
@@ -160,14 +178,14 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
             i = sentence_at(int(span[0])) if span else None
             if i is not None:
                 sents.add(i)
-        yield q(node, RDF.type, N(ENTITY_CLASS[etype]))
-        yield q(node, RDF.type, N(MLKG.Entity))
-        yield q(node, SURFACE_NAME, L(name))
+        yield q(node, R.type, N(ENTITY_CLASS[etype]))
+        yield q(node, R.type, K.Entity)
+        yield q(node, SURFACE_NAME_NODE, L(name))
         for alias in aliases:
-            yield q(node, SURFACE_ALIAS, L(alias))
-        yield q(paper, MLKG.mentions, node)
+            yield q(node, SURFACE_ALIAS_NODE, L(alias))
+        yield q(paper, K.mentions, node)
         if ent.get("proposed"):
-            yield q(paper, MLKG.proposes, node)
+            yield q(paper, K.proposes, node)
 
     for etype, ents in (record.get("entities") or {}).items():
         if etype not in ENTITY_CLASS:
@@ -225,8 +243,8 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
                 obj = find(rel.get("o") or "", "Method") if rel.get("o") else None
                 if obj is None and isinstance(rel.get("o"), str) and rel["o"].strip():
                     obj = ox.NamedNode(str(iris.local_baseline_iri(pid, rel["o"])))
-                    created.append(q(obj, RDF.type, N(MLKG.Baseline)))
-                    created.append(q(obj, SKOS.prefLabel, L(rel["o"])))
+                    created.append(q(obj, R.type, K.Baseline))
+                    created.append(q(obj, S.prefLabel, L(rel["o"])))
             else:
                 obj = entity(rel.get("o"), _OBJECT_TYPE[p])
         dataset = entity(rel.get("dataset"), "Dataset")
@@ -244,46 +262,46 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
         if obj is not None:
             yield q(subj, N(RELATION[p]), obj)
             fact = ox.NamedNode(str(iris.fact_iri(pid, i)))
-            yield q(fact, RDF.type, N(RDF.Statement))
-            yield q(fact, RDF.subject, subj)
-            yield q(fact, RDF.predicate, N(RELATION[p]))
-            yield q(fact, RDF.object, obj)
-            yield q(fact, PROV.wasGeneratedBy, activity)
-            yield q(fact, MLKG.reportedIn, paper)
+            yield q(fact, R.type, R.Statement)
+            yield q(fact, R.subject, subj)
+            yield q(fact, R.predicate, N(RELATION[p]))
+            yield q(fact, R.object, obj)
+            yield q(fact, P.wasGeneratedBy, activity)
+            yield q(fact, K.reportedIn, paper)
             if sent is not None:
-                yield q(fact, PROV.wasDerivedFrom, sent)
+                yield q(fact, P.wasDerivedFrom, sent)
             if conf is not None:
-                yield q(fact, MLKG.confidence, conf)
+                yield q(fact, K.confidence, conf)
 
         if p in ("improvesOver", "achieves"):
             res = ox.NamedNode(str(iris.result_iri(pid, i)))
-            yield q(res, RDF.type, N(MLS.ModelEvaluation))
-            yield q(res, RDF.type, N(MLKG.Improvement if p == "improvesOver" else MLKG.Score))
-            yield q(res, MLKG.method, subj)
-            yield q(res, MLKG.reportedIn, paper)
-            yield q(res, PROV.wasGeneratedBy, activity)
+            yield q(res, R.type, M.ModelEvaluation)
+            yield q(res, R.type, K.Improvement if p == "improvesOver" else K.Score)
+            yield q(res, K.method, subj)
+            yield q(res, K.reportedIn, paper)
+            yield q(res, P.wasGeneratedBy, activity)
             if obj is not None:
-                yield q(res, MLKG.baseline, obj)
+                yield q(res, K.baseline, obj)
             if dataset is not None:
-                yield q(res, MLKG.dataset, dataset)
+                yield q(res, K.dataset, dataset)
             if metric is not None:
-                yield q(res, MLS.specifiedBy, metric)
+                yield q(res, M.specifiedBy, metric)
             value = rel.get("value")
             if value is not None and str(value).strip():
                 lo, hi = parse_value(str(value))
-                yield q(res, MLKG.valueText, L(value))
+                yield q(res, K.valueText, L(value))
                 if hi is not None:
-                    yield q(res, MLS.hasValue, decimal_literal(hi))
+                    yield q(res, M.hasValue, decimal_literal(hi))
                 if lo is not None and lo != hi:
-                    yield q(res, MLKG.minValue, decimal_literal(lo))
+                    yield q(res, K.minValue, decimal_literal(lo))
             if isinstance(rel.get("unit"), str) and rel["unit"].strip():
-                yield q(res, MLKG.unit, L(rel["unit"]))
+                yield q(res, K.unit, L(rel["unit"]))
             if p == "improvesOver" and rel.get("gain") in ("absolute", "relative"):
-                yield q(res, MLKG.gainType, N(MLKG[rel["gain"].capitalize() + "Gain"]))
+                yield q(res, K.gainType, N(MLKG[rel["gain"].capitalize() + "Gain"]))
             if sent is not None:
-                yield q(res, PROV.wasDerivedFrom, sent)
+                yield q(res, P.wasDerivedFrom, sent)
             if conf is not None:
-                yield q(res, MLKG.confidence, conf)
+                yield q(res, K.confidence, conf)
 
 
 def paper_graph(abstract: Abstract, record: dict, resolver: Resolver | None = None) -> rdflib.Dataset:

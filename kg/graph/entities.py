@@ -101,7 +101,8 @@ def canonicalise(db: ox.Store, resolver: Resolver) -> CanonicalReport:
             if etype and names:
                 resolver.add(etype, names, aliases)
     resolver.finish()
-    for g in paper_graphs(db):
+    # Listed first: Oxigraph's in-memory store blocks writes while an iterator is open.
+    for g in list(paper_graphs(db)):
         for node, (names, aliases) in namings(db, g).items():
             etype = entity_type(node.value)
             if not (etype and names):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,7 +171,7 @@ def _make(text: object, *, rid: object, title: object, meta: dict, source: str, 
     if replaced:
         notes.add("control characters replaced by spaces", line)
     if title is not None and not isinstance(title, str):
-        notes.add(f"field 'title' is not a string; title left out", line)
+        notes.add("field 'title' is not a string; title left out", line)
         title = None
     if looks_non_english(text):
         notes.add("text does not look like English; the rules are for English, so expect few entities", line)
@@ -342,19 +341,22 @@ def read_inputs(paths: Iterable[str | os.PathLike], report: ReadReport, fmt: str
     """Abstracts of all files in order. A repeated id with the same text is
     dropped with a warning (nothing is lost); with different text the later
     record is skipped and reported, since one id cannot name two papers."""
-    seen: dict[str, tuple[str, str]] = {}
+    # id -> (hash of the text, file number, line): small, so a million ids fit.
+    seen: dict[str, tuple[int, int, int]] = {}
+    sources: list[str] = []
     for p in paths:
+        sources.append(str(Path(p)))
         for ab in read_file(p, report, fmt):
-            key = text_id(ab.text)
+            key = hash(ab.text)
             first = seen.get(ab.id)
             if first is not None:
                 report.read -= 1
-                where = f"{ab.source}:{ab.line}"
+                where, first_at = f"{ab.source}:{ab.line}", f"{sources[first[1]]}:{first[2]}"
                 if first[0] == key:
-                    report.warnings.append(f"{where} (id {ab.id}): duplicate of {first[1]} with the same text; dropped")
+                    report.warnings.append(f"{where} (id {ab.id}): duplicate of {first_at} with the same text; dropped")
                 else:
-                    report.skip(ab.source, ab.line, f"duplicate id with different text (first at {first[1]}); kept the first",
-                                ab.id)
+                    report.skip(ab.source, ab.line, f"duplicate id with different text (first at {first_at}); "
+                                                    "kept the first", ab.id)
                 continue
-            seen[ab.id] = (key, f"{ab.source}:{ab.line}")
+            seen[ab.id] = (key, len(sources) - 1, ab.line)
             yield ab

@@ -59,21 +59,23 @@ def _function_words() -> frozenset[str]:
     return frozenset(w for w in words if not w.startswith("#"))
 
 
-_WORD = re.compile(r"[^\W\d_]+")
+_LETTER = re.compile(r"[^\W\d_]")
+_NON_LATIN_LETTER = re.compile(r"[^\W\d_\u0000-\u024f]")
+_SAMPLE = 1000  # characters judged: enough to tell a language, and keeps the cost flat
 
 
 def looks_non_english(text: str) -> bool:
-    """True when a text of some length has almost none of the commonest English
-    function words, or is mostly in a non-Latin script. A heuristic for a
+    """True when a text of some length is mostly in a non-Latin script, or has
+    almost none of the commonest English function words. A heuristic for a
     warning only: the rules are written for English, so such abstracts yield
     few entities."""
-    words = _WORD.findall(text)
-    letters = sum(len(w) for w in words)
-    if letters < 60:
+    sample = text[:_SAMPLE].lower()
+    if not sample.isascii():
+        letters = len(_LETTER.findall(sample))
+        if letters >= 30 and len(_NON_LATIN_LETTER.findall(sample)) > letters / 2:
+            return True
+    words = sample.split()
+    if len(words) < 12 or len(sample) < 80:
         return False
-    latin = sum(1 for w in words for c in w if c < "\u0250")
-    if latin < letters / 2:
-        return True
-    common = _function_words()
-    hits = sum(1 for w in words if w.lower() in common)
-    return len(words) >= 12 and hits < 0.05 * len(words)
+    hits = sum(map(_function_words().__contains__, words))
+    return hits < 0.05 * len(words)

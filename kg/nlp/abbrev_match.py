@@ -30,17 +30,16 @@ def is_abbreviation(short: str, long: str) -> bool:
     """True when the letters of `short` (up to its first digit, without a
     plural "s") can be found in order in `long` with the first one opening a
     word of `long`'s first word and every capital of `short` opening a word
-    (or being an inner capital) of `long`; and `long` has at least two words
-    or inner capitals for them to come from."""
+    (or being a capital) of `long`; and `long` has at least two words."""
     short, long = short.strip(), long.strip()
     core = _core(short)
     if len(core) < 2 or len(short) >= len(long) or " " in short:
         return False
     if sum(c.isupper() for c in core) < 1:
         return False
+    if len(re.split(r"[\s\-/]+", long)) < 2:
+        return False  # one word is no long form ("RoBERTa" does not spell out "BERT")
     starts = frozenset(m.start() for m in _WORD_START.finditer(long))
-    if len(starts) < 2:
-        return False
     first_word_end = len(long.split()[0])
     low = long.lower()
 

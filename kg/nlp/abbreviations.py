@@ -15,6 +15,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.nlp.abbrev_match import is_abbreviation
+from kg.nlp.tokens import Tok, token_view
 
 if not Doc.has_extension("abbreviations"):
     Doc.set_extension("abbreviations", default=None)
@@ -29,15 +30,15 @@ def _looks_short(text: str) -> bool:
     return bool(_SHORT.match(text)) and not text.isdigit()
 
 
-def _long_before(doc: Doc, paren: int, short: str) -> Span | None:
+def _long_before(doc: Doc, v: list[Tok], paren: int, short: str) -> Span | None:
     """The shortest run of words ending just before `paren` that `short` abbreviates."""
-    sent_start = doc[paren].sent.start
+    sent_start = v[paren].sent_start
     letters = sum(c.isalpha() for c in short)
     max_words = min(letters + 5, letters * 2)
     words = 0
     k = paren - 1
     while k >= sent_start and words < max_words:
-        tok = doc[k]
+        tok = v[k]
         if tok.text in _STOP_TOKENS or tok.is_space:
             break
         words += 1
@@ -52,28 +53,29 @@ def _long_before(doc: Doc, paren: int, short: str) -> Span | None:
 @Language.component("kg_abbreviations")
 def find_abbreviations(doc: Doc) -> Doc:
     pairs: list[tuple[Span, Span]] = []
-    n = len(doc)
-    for i, tok in enumerate(doc):
+    v = token_view(doc)
+    n = len(v)
+    for i, tok in enumerate(v):
         if tok.text != "(" or i == 0:
             continue
         j = i + 1
-        while j < n and j - i <= _MAX_INNER and doc[j].text not in (")", "(") and not doc[j].is_sent_start:
+        while j < n and j - i <= _MAX_INNER and v[j].text not in (")", "(") and not v[j].is_sent_start:
             j += 1
-        if j >= n or doc[j].text != ")":
+        if j >= n or v[j].text != ")":
             continue
         inner_end = i + 1
-        while inner_end < j and doc[inner_end].text not in (",", ";"):
+        while inner_end < j and v[inner_end].text not in (",", ";"):
             inner_end += 1
         inner = doc[i + 1:inner_end]
         if len(inner) == 0:
             continue
         if len(inner) == 1 and _looks_short(inner.text):
-            long = _long_before(doc, i, inner.text)
+            long = _long_before(doc, v, i, inner.text)
             if long is not None:
                 pairs.append((long, inner))
                 continue
         # "Lion (EvoLved Sign Momentum)": a short name, then its long form in brackets.
-        prev = doc[i - 1]
+        prev = v[i - 1]
         if len(inner) >= 2 and _looks_short(prev.text) and is_abbreviation(prev.text, inner.text):
             pairs.append((inner, doc[i - 1:i]))
     doc._.abbreviations = pairs

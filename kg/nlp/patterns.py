@@ -14,12 +14,14 @@ Every rule adds candidates (kg.nlp.candidates); overlaps are settled later.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spacy.language import Language
 from spacy.tokens import Doc, Token
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
+from kg.nlp.tokens import Tok, token_view
 
 _MAX_MODIFIERS = 4
 _CONJ = frozenset({",", "and", "or", "&", "/"})
@@ -48,11 +50,16 @@ _ALLOWED_GERUNDS = frozenset({"learning", "processing", "modeling", "modelling",
 _STOP_BEFORE_TASK = frozenset({"of", "for"})
 
 
-def is_name_like(tok: Token, lex: Lexicon) -> bool:
+def is_name_like(tok: Token | Tok, lex: Lexicon | None = None) -> bool:
     """A token shaped like a name: CamelCase, acronym, or letters with digits
-    and a capital ("FairOPT", "TEAL", "GPT-4o", "R^2anker"); not a number, a
+    and a capital ("FairOPT", "TEAL", "GPT-4o", "Kestrel-7"); not a number, a
     unit, a generic acronym ("GPU", "AI") or a function word."""
-    text = tok.text
+    return _name_like_text(tok.text)
+
+
+@lru_cache(maxsize=65536)
+def _name_like_text(text: str) -> bool:
+    lex = lexicon()
     if len(text) < 2 or text in lex.not_names or _NUMBER.match(text) or _UNIT.match(text) or _ROMAN.match(text):
         return False
     if not text[0].isalnum() or not any(c.isalpha() for c in text) or _NOT_IN_NAMES.search(text):
@@ -70,11 +77,14 @@ def is_name_like(tok: Token, lex: Lexicon) -> bool:
     inner_caps = sum(c.isupper() for c in text[1:])
     if inner_caps >= 1 and (text[0].isupper() or text[0].isdigit()):
         return True
+    # "Kestrel-7", "Gemma2": a capitalised word with a number in it.
+    if text[0].isupper() and any(c.isdigit() for c in text):
+        return True
     # "wav2vec"-style lower-case names are left to the gazetteer.
     return False
 
 
-def _word_ok(tok: Token, lex: Lexicon, head_lower: bool) -> bool:
+def _word_ok(tok: Tok, lex: Lexicon, head_lower: bool) -> bool:
     """Can `tok` be a modifier inside a task, metric or method name?"""
     text = tok.text
     low = text.lower()
@@ -101,28 +111,28 @@ def _word_ok(tok: Token, lex: Lexicon, head_lower: bool) -> bool:
     return True
 
 
-def _modifiers(doc: Doc, head: int, lex: Lexicon, head_lower: bool, limit: int = _MAX_MODIFIERS) -> int:
+def _modifiers(doc: Doc, v: list[Tok], head: int, lex: Lexicon, head_lower: bool, limit: int = _MAX_MODIFIERS) -> int:
     """Start index of the run of modifier words ending just before `head`."""
-    sent_start = doc[head].sent.start
+    sent_start = v[head].sent_start
     j = head
-    while j - 1 >= sent_start and head - (j - 1) <= limit and _word_ok(doc[j - 1], lex, head_lower):
+    while j - 1 >= sent_start and head - (j - 1) <= limit and _word_ok(v[j - 1], lex, head_lower):
         j -= 1
     return j
 
 
-def _task_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out: list[Candidate] = []
     bare: list[Candidate] = []
-    for tok in doc:
+    for tok in v:
         low = tok.lower_
         if low not in lex.task_heads:
             continue
         if tok.text[:1].isupper() and not tok.is_sent_start:
             continue  # a Title Case name ("Neural Architecture Search") is a method's, not a task's
-        start = _modifiers(doc, tok.i, lex, True)
-        if not _task_context(doc, start, tok.i, lex):
+        start = _modifiers(doc, v, tok.i, lex, True)
+        if not _task_context(doc, v, start, tok.i, lex):
             continue
-        nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+        nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         if start == tok.i:
             if low in lex.task_heads_need_modifier or low in ("learning",):
                 continue
@@ -146,10 +156,10 @@ def _task_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
         starts = {c.start for c in out}
         for c in list(bare):
             left = c.start - 1
-            while left >= 0 and doc[left].text in _CONJ:
+            while left >= 0 and v[left].text in _CONJ:
                 left -= 1
             right = c.end
-            while right < len(doc) and doc[right].text in _CONJ:
+            while right < len(v) and v[right].text in _CONJ:
                 right += 1
             if (left + 1 < c.start and left + 1 in ends) or (right > c.end and right in starts):
                 out.append(c)
@@ -158,16 +168,16 @@ def _task_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
     return out
 
 
-def _task_context(doc: Doc, start: int, head: int, lex: Lexicon) -> bool:
+def _task_context(doc: Doc, v: list[Tok], start: int, head: int, lex: Lexicon) -> bool:
     """Is a task phrase at doc[start:head+1] where tasks are named: after
     "for", "on", "address", a comma in a list..., at the start of a sentence,
     or before "task", "problem" or an abbreviation in brackets?"""
-    if doc[start].is_sent_start:
+    if v[start].is_sent_start:
         return True
-    prev = doc[start - 1]
+    prev = v[start - 1]
     if prev.lower_ in lex.task_context_before:
         return True
-    nxt = doc[head + 1] if head + 1 < len(doc) else None
+    nxt = v[head + 1] if head + 1 < len(v) else None
     return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(" or nxt.lower_ in _TOOL_NOUNS)
 
 
@@ -178,23 +188,23 @@ _TOOL_NOUNS = frozenset({"system", "systems", "method", "methods", "framework", 
 _GERUND_CONTEXT = frozenset({"for", "in", "of"})
 
 
-def _gerund_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     """ "for estimating passage quality": a task said with a verb in -ing
     after "for", "in" or "of", and up to four content words after it."""
     out = []
-    for tok in doc:
+    for tok in v:
         low = tok.lower_
         if not (low.endswith("ing") and tok.is_alpha and tok.text.islower()) or tok.i == 0:
             continue
-        if doc[tok.i - 1].lower_ not in _GERUND_CONTEXT or low in lex.name_stop_words or low in lex.eval_verbs:
+        if v[tok.i - 1].lower_ not in _GERUND_CONTEXT or low in lex.name_stop_words or low in lex.eval_verbs:
             continue
         if low in lex.task_heads or low in _ALLOWED_GERUNDS:
             continue  # a noun in -ing ("learning"), handled as a head
         j = tok.i + 1
-        end = tok.sent.end
-        while j < end and j - tok.i <= 4 and _word_ok(doc[j], lex, True):
+        end = tok.sent_end
+        while j < end and j - tok.i <= 4 and _word_ok(v[j], lex, True):
             j += 1
-        if j - tok.i >= 2 and (j >= end or doc[j].is_punct or doc[j].lower_ in _PHRASE_END):
+        if j - tok.i >= 2 and (j >= end or v[j].is_punct or v[j].lower_ in _PHRASE_END):
             out.append(Candidate(tok.i, j, "Task", "head"))
     return out
 
@@ -203,59 +213,62 @@ _PHRASE_END = frozenset({"and", "or", "with", "by", "using", "via", "from", "in"
                          "while", "which", "that", "through"})
 
 
+# "model accuracy" says whose score, not which: the metric is "accuracy".
+_GENERIC_OWNERS = frozenset({"model", "models", "network", "networks", "method", "methods", "system", "systems",
+                             "baseline", "baselines", "overall", "average", "final"})
 _SCORE_HEADS = frozenset({"score", "scores"})
 _METRIC_SKIP_HEADS = frozenset({"time", "size", "cost", "usage", "consumption", "loss", "return", "reward", "gap",
                                 "efficiency", "fidelity", "agreement", "similarity", "likelihood"})
 
 
-def _metric_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    for tok in doc:
+    for tok in v:
         low = tok.lower_
         if low not in lex.metric_heads or low in _METRIC_SKIP_HEADS or not tok.text.islower():
             continue
         if low in _SCORE_HEADS:
             # "VBench score", "CLIP score": a named measure, not "confidence score".
-            if tok.i > 0 and is_name_like(doc[tok.i - 1], lex) or (tok.i > 0 and doc[tok.i - 1].text.isupper()):
+            if tok.i > 0 and is_name_like(v[tok.i - 1], lex) or (tok.i > 0 and v[tok.i - 1].text.isupper()):
                 out.append(Candidate(tok.i - 1, tok.i + 1, "Metric", "head"))
             continue
-        start = _modifiers(doc, tok.i, lex, True, limit=2)
+        start = _modifiers(doc, v, tok.i, lex, True, limit=2)
         if start == tok.i and low in lex.metric_heads_need_modifier:
             continue
         text = doc[start:tok.i + 1].text.lower()
-        if text in lex.generic_terms or any(doc[k].lower_ in lex.method_heads for k in range(start, tok.i)):
+        if text in lex.generic_terms or any(v[k].lower_ in _GENERIC_OWNERS for k in range(start, tok.i)):
             continue
         out.append(Candidate(start, tok.i + 1, "Metric", "head"))
     return out
 
 
-def _is_title(tok: Token, lex: Lexicon) -> bool:
+def _is_title(tok: Tok, lex: Lexicon) -> bool:
     t = tok.text
     return (t[:1].isupper() and any(c.isalpha() for c in t) and t not in lex.not_names
             and t.lower() not in lex.name_stop_words) or t.lower() in ("of", "for", "and", "with")
 
 
-def _method_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    for tok in doc:
+    for tok in v:
         low = tok.lower_
         if low not in lex.method_heads:
             continue
         # Title Case: "Nearest Mean Classifier", "Unified Factorized Framework".
         if tok.text[:1].isupper() and not tok.is_sent_start:
             j = tok.i
-            sent_start = tok.sent.start
-            while j - 1 >= sent_start and tok.i - (j - 1) <= 5 and _is_title(doc[j - 1], lex):
+            sent_start = tok.sent_start
+            while j - 1 >= sent_start and tok.i - (j - 1) <= 5 and _is_title(v[j - 1], lex):
                 j -= 1
-            while j < tok.i and doc[j].lower_ in ("of", "for", "and", "with"):
+            while j < tok.i and v[j].lower_ in ("of", "for", "and", "with"):
                 j += 1
-            if tok.i - j >= 1 and doc[j].text not in lex.not_names:
+            if tok.i - j >= 1 and v[j].text not in lex.not_names:
                 out.append(Candidate(j, tok.i + 1, "Method", "head"))
             continue
         if not tok.text.islower():
             continue
         # "Kuramoto model", "Ising model": a proper name and a method word.
-        prev = doc[tok.i - 1] if tok.i > tok.sent.start else None
+        prev = v[tok.i - 1] if tok.i > tok.sent_start else None
         if prev is not None and not prev.is_sent_start and prev.text[:1].isupper() and prev.text.isalpha() \
                 and prev.text not in lex.not_names and prev.lower_ not in lex.name_stop_words \
                 and low in ("model", "models", "algorithm", "network", "networks", "process", "processes"):
@@ -263,10 +276,10 @@ def _method_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
             continue
         if low not in lex.method_heads_lowercase:
             continue
-        start = _modifiers(doc, tok.i, lex, True, limit=3)
+        start = _modifiers(doc, v, tok.i, lex, True, limit=3)
         if start == tok.i:
             continue
-        mods = [doc[k].lower_ for k in range(start, tok.i)]
+        mods = [v[k].lower_ for k in range(start, tok.i)]
         if any(m in lex.task_heads or m in lex.metric_heads for m in mods):
             continue
         text = doc[start:tok.i + 1].text.lower()
@@ -276,32 +289,32 @@ def _method_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
     return out
 
 
-def _dataset_cue_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+def _dataset_cue_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     """Names before "dataset(s)", "benchmark(s)", "corpus": "the VoxCeleb
     dataset", "on CIFAR-10 and SVHN benchmarks"."""
     out = []
-    for tok in doc:
+    for tok in v:
         if tok.lower_ not in lex.dataset_cues_after:
             continue
         k = tok.i - 1
-        sent_start = tok.sent.start
+        sent_start = tok.sent_start
         while k >= sent_start:
             end = k + 1
-            while k >= sent_start and end - k <= 4 and _dataset_word(doc[k], lex):
+            while k >= sent_start and end - k <= 4 and _dataset_word(v[k], v, lex):
                 k -= 1
             if k + 1 < end:
                 out.append(Candidate(k + 1, end, "Dataset", "cue"))
             else:
                 break
-            if k >= sent_start and doc[k].text in _CONJ:
-                while k >= sent_start and doc[k].text in _CONJ:
+            if k >= sent_start and v[k].text in _CONJ:
+                while k >= sent_start and v[k].text in _CONJ:
                     k -= 1
                 continue
             break
     return out
 
 
-def _dataset_word(tok: Token, lex: Lexicon) -> bool:
+def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
     t = tok.text
     if is_name_like(tok, lex):
         return True
@@ -309,20 +322,20 @@ def _dataset_word(tok: Token, lex: Lexicon) -> bool:
         return False
     if t[:1].isupper() and not tok.is_sent_start and t.isalpha():
         return True
-    return bool(re.match(r"^v?\d+(?:\.\d+)*$", t)) and tok.i > 0 and _dataset_word_prev(tok, lex)
+    return bool(re.match(r"^v?\d+(?:\.\d+)*$", t)) and tok.i > 0 and _dataset_word_prev(tok, v, lex)
 
 
-def _dataset_word_prev(tok: Token, lex: Lexicon) -> bool:
-    prev = tok.doc[tok.i - 1]
+def _dataset_word_prev(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
+    prev = v[tok.i - 1]
     return prev.text[:1].isupper() and prev.text not in lex.not_names
 
 
-def _name_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
+def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    for tok in doc:
+    for tok in v:
         if not is_name_like(tok, lex):
             continue
-        nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+        nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         label = "Method"
         if _DATASET_NAME_SUFFIX.search(tok.text) or (nxt is not None and nxt.lower_ in lex.dataset_cues_after):
             label = "Dataset"
@@ -330,7 +343,7 @@ def _name_candidates(doc: Doc, lex: Lexicon) -> list[Candidate]:
     return out
 
 
-def _coordinated_types(doc: Doc, found: list[Candidate]) -> None:
+def _coordinated_types(doc: Doc, v: list[Tok], found: list[Candidate]) -> None:
     """A name in a list with known datasets is a dataset too: "on CIFAR-10,
     SVHN and Foo-7" (same for methods)."""
     known = {}
@@ -342,9 +355,9 @@ def _coordinated_types(doc: Doc, found: list[Candidate]) -> None:
     for start, c in by_start.items():
         for step in (-1, 1):
             k = start + step
-            if not (0 <= k < len(doc)) or doc[k].text not in _CONJ:
+            if not (0 <= k < len(v)) or v[k].text not in _CONJ:
                 continue
-            while 0 <= k < len(doc) and doc[k].text in _CONJ:
+            while 0 <= k < len(v) and v[k].text in _CONJ:
                 k += step
             if k in known:
                 c.label = known[k]
@@ -354,12 +367,13 @@ def _coordinated_types(doc: Doc, found: list[Candidate]) -> None:
 @Language.component("kg_entity_patterns")
 def find_pattern_entities(doc: Doc) -> Doc:
     lex = lexicon()
+    v = token_view(doc)
     found = candidates(doc)
-    found += _task_candidates(doc, lex)
-    found += _gerund_candidates(doc, lex)
-    found += _metric_candidates(doc, lex)
-    found += _method_candidates(doc, lex)
-    found += _dataset_cue_candidates(doc, lex)
-    found += _name_candidates(doc, lex)
-    _coordinated_types(doc, found)
+    found += _task_candidates(doc, v, lex)
+    found += _gerund_candidates(doc, v, lex)
+    found += _metric_candidates(doc, v, lex)
+    found += _method_candidates(doc, v, lex)
+    found += _dataset_cue_candidates(doc, v, lex)
+    found += _name_candidates(doc, v, lex)
+    _coordinated_types(doc, v, found)
     return doc

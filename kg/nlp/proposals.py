@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
+from kg.nlp.tokens import Tok, token_view
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
@@ -31,7 +33,7 @@ _CALLED = re.compile(r"\b(?:called|dubbed|named|termed|coined|nicknamed|namely|r
                      r"we (?:term|call|name|dub|coin))\b\s*[:\"“']?", re.I)
 _OUR = re.compile(r"\bour (?:proposed |new |novel )?(?:method|model|framework|approach|system|algorithm|"
                   r"architecture|technique|benchmark|dataset)\s*,\s*", re.I)
-_APPOSITION_NOVEL = re.compile(r"^,\s+(?:a|an|the)\s+(?:\w+[\s-]){0,3}?(?:novel|new|simple|first|unified|"
+_APPOSITION_NOVEL = re.compile(r",\s+(?:a|an|the)\s+(?:\w+[\s-]){0,3}?(?:novel|new|simple|first|unified|"
                                r"general|lightweight|efficient|scalable|principled|flexible|training-free|"
                                r"plug-and-play)\b", re.I)
 _DATASET_WORDS = re.compile(r"\b(?:dataset|data set|benchmark|corpus|suite|collection|test ?bed|leaderboard)s?\b",
@@ -43,28 +45,28 @@ _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 _NAME_SAYS_DATASET = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|Dataset|Corpus|Benchmark|Set)$")
 
 
-def _name_at(doc: Doc, i: int, lex: Lexicon, pairs: dict[int, Span], relaxed: bool) -> Span | None:
+def _name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Span], relaxed: bool) -> Span | None:
     """The name that starts at token i, if one does: an abbreviation's long
     form, a name-like token, or (when `relaxed`) a Title Case run."""
     if i in pairs:
         return pairs[i]
-    tok = doc[i]
+    tok = v[i]
     if is_name_like(tok, lex):
         return doc[i:i + 1]
-    if relaxed and _TITLE_WORD.match(tok.text) and tok.text not in lex.not_names and not tok.is_stop:
+    if relaxed and _TITLE_WORD.match(tok.text) and tok.text not in lex.not_names and tok.lower_ not in STOP_WORDS:
         j = i + 1
-        while j < len(doc) and j - i < 5 and doc[j].text[:1].isupper() and doc[j].text not in lex.not_names \
-                and not doc[j].is_punct:
+        while j < len(v) and j - i < 5 and v[j].text[:1].isupper() and v[j].text not in lex.not_names \
+                and not v[j].is_punct:
             j += 1
         return doc[i:j]
     return None
 
 
-def _lower_name_at(doc: Doc, i: int, lex: Lexicon) -> Span | None:
+def _lower_name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon) -> Span | None:
     """After "called": a lower-case name of up to four words ("negative sampling")."""
     j = i
-    while j < len(doc) and j - i < 4:
-        tok = doc[j]
+    while j < len(v) and j - i < 4:
+        tok = v[j]
         if tok.is_punct or tok.is_space or tok.lower_ in lex.name_stop_words \
                 or not tok.text.replace("-", "").isalpha():
             break
@@ -72,31 +74,31 @@ def _lower_name_at(doc: Doc, i: int, lex: Lexicon) -> Span | None:
     return doc[i:j] if j > i else None
 
 
-def _token_at(doc: Doc, char: int) -> int | None:
+def _token_at(v: list[Tok], char: int) -> int | None:
     """Index of the first non-space token that starts at or after `char`."""
-    lo, hi = 0, len(doc)
+    lo, hi = 0, len(v)
     while lo < hi:  # binary search on token offsets
         mid = (lo + hi) // 2
-        if doc[mid].idx < char:
+        if v[mid].idx < char:
             lo = mid + 1
         else:
             hi = mid
-    while lo < len(doc) and doc[lo].is_space:
+    while lo < len(v) and v[lo].is_space:
         lo += 1
-    return lo if lo < len(doc) else None
+    return lo if lo < len(v) else None
 
 
-def _scan(doc: Doc, start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool) -> Span | None:
+def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool) -> Span | None:
     """The first name within a few tokens after a character offset, within its sentence."""
-    i = _token_at(doc, start_char)
+    i = _token_at(v, start_char)
     if i is None:
         return None
-    sent_end = doc[i].sent.end
+    sent_end = v[i].sent_end
     for k in range(i, min(sent_end, i + _WINDOW)):
-        tok = doc[k]
+        tok = v[k]
         if stop_early and tok.lower_ in _SCAN_STOP and k > i:
             return None
-        name = _name_at(doc, k, lex, pairs, relaxed=(k == i or doc[k - 1].text in (",", ":", "a", "an", "the")))
+        name = _name_at(doc, v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")))
         if name is not None:
             return name
     return None
@@ -116,29 +118,30 @@ def _label(doc: Doc, from_char: int, name: Span) -> str:
 @Language.component("kg_proposals")
 def find_proposals(doc: Doc) -> Doc:
     lex = lexicon()
+    v = token_view(doc)
     pairs = {long.start: long for long, _ in (doc._.abbreviations or [])}
     text = doc.text
     found: list[tuple[Span, str]] = []
     long_of_short = {sh.start: lg for lg, sh in (doc._.abbreviations or [])}
     for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False)):
         for m in rx.finditer(text):
-            name = _scan(doc, m.end(), lex, pairs, stop_early=stop)
+            name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop)
             if name is None and rx is _CALLED:
-                nxt = _token_at(doc, m.end())
-                name = _lower_name_at(doc, nxt, lex) if nxt is not None else None
+                nxt = _token_at(v, m.end())
+                name = _lower_name_at(doc, v, nxt, lex) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
                 if name.start in long_of_short and name.end - name.start == 1:
                     name = long_of_short[name.start]
                 found.append((name, _label(doc, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
-    for tok in doc:
-        if tok.text == "," and tok.i > 0 and _APPOSITION_NOVEL.match(text[tok.idx:tok.idx + 80]):
+    for tok in v:
+        if tok.text == "," and tok.i > 0 and _APPOSITION_NOVEL.match(text, tok.idx, tok.idx + 80):
             k = tok.i - 1
-            if doc[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
+            if v[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
                 k -= 2
             long = next((lg for lg, sh in (doc._.abbreviations or []) if sh.end == k + 1 or lg.end == k + 1), None)
-            name = long if long is not None else (doc[k:k + 1] if is_name_like(doc[k], lex) else None)
+            name = long if long is not None else (doc[k:k + 1] if is_name_like(v[k], lex) else None)
             if name is not None:
                 found.append((name, _label(doc, tok.idx, name)))
     out = candidates(doc)

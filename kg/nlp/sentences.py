@@ -9,6 +9,7 @@ capitalised word follows.
 
 from __future__ import annotations
 
+import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -19,26 +20,26 @@ _CLOSERS = frozenset({")", "]", '"', "'", "”", "’"})
 
 @Language.component("kg_sentences")
 def split_sentences(doc: Doc) -> Doc:
-    """Set is_sent_start on every token (one linear pass)."""
+    """Mark sentence starts in one linear pass, written with one array copy."""
+    starts = numpy.full((len(doc), 1), -1, dtype="int64")
     ended = False  # the last word token closed a sentence
     soft = False  # ... with "etc.", which needs a capital after it
-    for i, tok in enumerate(doc):
+    for i, text in enumerate(t.text for t in doc):
         if i == 0:
-            tok.is_sent_start = True
+            starts[0, 0] = 1
             continue
-        start = False
-        if tok.is_space:
-            if "\n\n" in tok.text:
+        if text.isspace():
+            if "\n\n" in text:
                 ended, soft = True, False
-            tok.is_sent_start = False
             continue
-        if ended and tok.text in _CLOSERS:
-            tok.is_sent_start = False
+        if ended and text in _CLOSERS:
             continue
         if ended:
-            first = tok.text[0]
-            start = first.isupper() or first.isdigit() or first in "(\"'[“‘" if not soft else first.isupper()
-        tok.is_sent_start = start
-        ended = tok.text in _TERMINAL or tok.text in _SOFT_TERMINAL
-        soft = tok.text in _SOFT_TERMINAL
+            first = text[0]
+            if first.isupper() if soft else (first.isupper() or first.isdigit() or first in "(\"'[“‘"):
+                starts[i, 0] = 1
+        ended = text in _TERMINAL or text in _SOFT_TERMINAL
+        soft = text in _SOFT_TERMINAL
+    if len(doc):
+        doc.from_array(["SENT_START"], starts.view("uint64"))
     return doc

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
 _HEADER = re.compile(r"^#\s*(title|param|about):\s*(.*?)\s*$")
 _PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(?P<default>.*?))?\s*(?:--\s*(?P<help>.*))?$")
@@ -51,8 +52,13 @@ class ReadyQuestion:
     about: str = ""
     params: list[Param] = field(default_factory=list)
 
-    def bind(self, values: dict[str, str] | None = None) -> str:
-        """The query text with each parameter set to a given value or its default."""
+    def bind(self, values: dict[str, str] | None = None,
+             spellings: Callable[[str], list[str]] | None = None) -> str:
+        """The query text with each parameter set to a given value or its default.
+
+        `spellings(value)` may give the names in the store that equal `value` but
+        for case; the VALUES line then lists them all, so "cifar-10" finds
+        "CIFAR-10" while the query itself stays an exact, indexed label match."""
         values = dict(values or {})
         unknown = sorted(set(values) - {p.name for p in self.params})
         if unknown:
@@ -64,9 +70,10 @@ class ReadyQuestion:
             value = values.get(p.name, p.default)
             if value is None:
                 raise ReadyQuestionError(f"ready question {self.name!r} needs a value: --param {p.name}=VALUE")
-            literal = sparql_string(value)
+            forms = [value] + [s for s in (spellings(value) if spellings else []) if s != value]
+            literals = " ".join(sparql_string(f) for f in forms)
             text = _values_line(p.name).sub(
-                lambda m: f"{m.group('indent')}VALUES ?{p.name} {{ {literal} }}", text, count=1)
+                lambda m: f"{m.group('indent')}VALUES ?{p.name} {{ {literals} }}", text, count=1)
         return text
 
     def as_dict(self) -> dict:
@@ -153,3 +160,21 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
             raise ReadyQuestionError(f"--param wants NAME=VALUE, got {pair!r}")
         out[name.strip()] = value
     return out
+
+
+SPELLINGS_QUERY = """
+SELECT DISTINCT ?label WHERE {
+  VALUES ?wanted { %s }
+  { ?e <http://www.w3.org/2004/02/skos/core#prefLabel> ?label }
+  UNION { ?e <http://www.w3.org/2004/02/skos/core#altLabel> ?label }
+  FILTER(LCASE(STR(?label)) = LCASE(?wanted))
+}
+"""
+
+
+def store_spellings(store) -> Callable[[str], list[str]]:
+    """`spellings` for `bind`, looked up in an open pyoxigraph Store (default graph = union)."""
+    def spellings(value: str) -> list[str]:
+        rows = store.query(SPELLINGS_QUERY % sparql_string(value), use_default_graph_as_union=True)
+        return sorted(row[0].value for row in rows)
+    return spellings

@@ -4,20 +4,25 @@ Oxigraph evaluates a query in Rust without a way to cancel it, and a thread
 cannot be stopped from outside. So each query goes to one of a few worker
 processes that hold the store open read-only; a query past its deadline gets
 its worker killed (SIGKILL) and a fresh one started in its place. Workers are
-started with `spawn`, never `fork`, since the parent runs threads.
+fresh interpreters, never forks, since the parent runs threads.
 
 This module is imported by the workers: it imports nothing heavy.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import json
+import os
 import queue
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
 
-_CTX = mp.get_context("spawn")
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 @dataclass
@@ -27,6 +32,10 @@ class QueryJob:
     max_rows: int = 10_000
     default_graphs: list[str] = field(default_factory=list)
     named_graphs: list[str] = field(default_factory=list)
+    # a ready question: `text` is then ignored, the worker binds the question itself,
+    # since matching names in any case needs the store
+    question: str | None = None
+    params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -60,7 +69,11 @@ def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> Que
     if job.named_graphs:
         kw["named_graphs"] = [ox.NamedNode(g) for g in job.named_graphs]
     try:
-        results = store.query(job.text, **kw)
+        text = job.text
+        if job.question:
+            from kg.sparql.ready import ready_question, store_spellings
+            text = ready_question(job.question).bind(job.params, store_spellings(store))
+        results = store.query(text, **kw)
         out = serialize(results, job.accepted, job.max_rows, prefixes)
     except SyntaxError as err:
         return QueryAnswer(400, "text/plain; charset=utf-8", f"SPARQL syntax error: {err}\n".encode())
@@ -73,46 +86,57 @@ def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> Que
     return QueryAnswer(200, out.content_type, out.body, out.rows, out.truncated)
 
 
-def _worker_main(store_path: str, prefixes: dict[str, str], conn) -> None:
+def _worker_main(store_path: str, prefixes: dict[str, str], inbox: Connection, outbox: Connection) -> None:
     import pyoxigraph as ox
 
     try:
         store = ox.Store.read_only(store_path)
     except Exception as err:
-        conn.send(("error", f"cannot open the store at {store_path}: {err}"))
+        outbox.send(("error", f"cannot open the store at {store_path}: {err}"))
         return
-    conn.send(("ready", None))
+    outbox.send(("ready", None))
     while True:
         try:
-            job = conn.recv()
+            job = inbox.recv()
         except (EOFError, OSError):
             return
-        conn.send(execute(store, job, prefixes))
+        outbox.send(execute(store, job, prefixes))
 
 
 class _Worker:
+    """One worker process, run as `python -m kg.sparql.workers` rather than through
+    multiprocessing, so that it imports only this module and never the program
+    that started it (the CLI would pull in spaCy)."""
+
     def __init__(self, store_path: str, prefixes: dict[str, str]):
-        self.conn, child = _CTX.Pipe()
-        self.proc = _CTX.Process(target=_worker_main, args=(store_path, prefixes, child), daemon=True,
-                                 name="kg-sparql-worker")
-        self.proc.start()
-        child.close()
+        child_in, self._to_child = os.pipe()
+        self._from_child, child_out = os.pipe()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [_PACKAGE_ROOT, env.get("PYTHONPATH")]))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kg.sparql.workers", store_path, json.dumps(prefixes), str(child_in), str(child_out)],
+            pass_fds=(child_in, child_out), stdin=subprocess.DEVNULL, env=env)
+        os.close(child_in)
+        os.close(child_out)
+        self.inbox = Connection(self._from_child, writable=False)
+        self.outbox = Connection(self._to_child, readable=False)
         self.ready = False
 
     def wait_ready(self, timeout: float) -> None:
         if self.ready:
             return
-        if not self.conn.poll(timeout):
+        if not self.inbox.poll(timeout):
             raise QueryTimeout("a query worker did not start in time")
-        kind, msg = self.conn.recv()
+        kind, msg = self.inbox.recv()
         if kind != "ready":
             raise RuntimeError(msg)
         self.ready = True
 
     def kill(self) -> None:
         self.proc.kill()
-        self.proc.join(5)
-        self.conn.close()
+        self.proc.wait(5)
+        self.inbox.close()
+        self.outbox.close()
 
 
 class QueryPool:
@@ -154,10 +178,10 @@ class QueryPool:
             raise PoolBusy(f"all query workers stayed busy for {timeout:g} s") from None
         try:
             w.wait_ready(max(0.0, deadline - time.monotonic()))
-            w.conn.send(job)
-            if not w.conn.poll(max(0.0, deadline - time.monotonic())):
+            w.outbox.send(job)
+            if not w.inbox.poll(max(0.0, deadline - time.monotonic())):
                 raise QueryTimeout(f"query stopped after the {timeout:g} s time limit")
-            answer = w.conn.recv()
+            answer = w.inbox.recv()
         except BaseException:
             self._retire(w)
             raise
@@ -175,3 +199,13 @@ class QueryPool:
             self._all.clear()
         for w in workers:
             w.kill()
+
+
+if __name__ == "__main__":
+    # Run the loop from the imported module, not from __main__, so that the answers it
+    # pickles name kg.sparql.workers.QueryAnswer, which the parent can load.
+    from kg.sparql.workers import _worker_main as worker_loop
+
+    _path, _prefixes, _in, _out = sys.argv[1:5]
+    worker_loop(_path, json.loads(_prefixes), Connection(int(_in), writable=False),
+                Connection(int(_out), readable=False))

@@ -1,0 +1,172 @@
+"""Build time and peak memory at growing corpus sizes, split by stage.
+
+    python3 benchmarks/bench_build.py                          # 10k and 100k abstracts
+    python3 benchmarks/bench_build.py --sizes 1000 3000 10000 30000 --workers 2
+    python3 benchmarks/bench_build.py --sizes 100000 --no-view
+
+Each build runs in its own process (python3 benchmarks/bench_build.py --child
+...), so one size's memory never carries into the next. Inside it a thread
+samples the resident memory of the build and its worker processes every
+0.2 s and charges each sample to the stage running at that moment. Stages
+interleave in a streaming build (read, extract, records, graph, store), so
+their peaks are those of the whole streaming phase; canonicalise, export and
+view run after it, one at a time.
+
+Targets (issue 9): 100k abstracts on 2 cores with peak memory under 4 GiB;
+time growing linearly with corpus size (seconds per abstract flat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+MiB = 1 << 20
+
+
+def tree_rss(proc) -> int:
+    """Resident bytes of a process and all its children (extraction workers)."""
+    import psutil
+
+    total = 0
+    for p in [proc, *proc.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def child(corpus: str, out: str, workers: int, view: bool) -> None:
+    """Run one build here and print its figures as JSON on the last line."""
+    import psutil
+
+    from kg.build import build
+    from kg.timing import StageClock
+
+    clock = StageClock()
+    peaks: dict[str, int] = {}
+    done = threading.Event()
+    me = psutil.Process()
+
+    log = Path(out).with_suffix(".log")
+    started = time.perf_counter()
+
+    def sample() -> None:
+        ticks = 0
+        while not done.wait(0.2):
+            stage = clock.current or "setup"
+            rss = tree_rss(me)
+            peaks[stage] = max(peaks.get(stage, 0), rss)
+            ticks += 1
+            if ticks % 50 == 0:  # every 10 s, so a long run that is stopped still tells something
+                with log.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"elapsed": round(time.perf_counter() - started, 1), "stage": stage,
+                                         "rss_mib": rss // MiB, "stages": dict(clock.seconds)}) + "\n")
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    summary = build([corpus], out, workers=workers, view=view, clock=clock)
+    done.set()
+    sampler.join()
+    print(json.dumps({"abstracts": summary.read, "skipped": len(summary.skipped), "triples": summary.triples,
+                      "seconds": summary.seconds, "stages": summary.stages, "peaks": peaks}))
+
+
+def run_size(n: int, workers: int, view: bool, keep: bool) -> dict:
+    from bench_corpus import make_corpus
+
+    corpus = make_corpus(n)
+    out = Path(tempfile.mkdtemp(prefix=f"kg-bench-build-{n}-"))
+    print(f"building {n} abstracts in {out} (progress every 10 s in {out.with_suffix('.log')})", flush=True)
+    cmd = [sys.executable, __file__, "--child", str(corpus), str(out), "--workers", str(workers)]
+    if not view:
+        cmd.append("--no-view")
+    started = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if not keep:
+        shutil.rmtree(out, ignore_errors=True)
+    if done.returncode != 0:
+        sys.exit(f"benchmark: the build of {n} abstracts failed:\n{done.stderr[-3000:]}")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures["wall"] = wall
+    figures["n"] = n
+    return figures
+
+
+def report(results: list[dict]) -> None:
+    stages = ["read", "extract", "records", "graph", "store", "canonicalise", "export", "view"]
+    seen = [s for s in stages if any(s in r["stages"] for r in results)]
+    seen += sorted({s for r in results for s in r["stages"]} - set(stages))
+    print("\nseconds by stage ('setup': building the pipeline and the resolver, committing the outputs)")
+    print(f"{'abstracts':>9} {'triples':>10} {'seconds':>8} {'ms/abstr':>8} {'peak MiB':>8}  " +
+          " ".join(f"{s[:8]:>8}" for s in ["setup", *seen]))
+    for r in results:
+        peak = max(r["peaks"].values(), default=0) / MiB
+        setup = r["seconds"] - sum(r["stages"].values())
+        print(f"{r['abstracts']:9d} {r['triples']:10d} {r['seconds']:8.1f} {1000 * r['seconds'] / r['abstracts']:8.2f} "
+              f"{peak:8.0f}  {setup:8.1f} " + " ".join(f"{r['stages'].get(s, 0):8.1f}" for s in seen))
+    print("\npeak resident memory by stage (MiB, build process and its workers):")
+    print(f"{'abstracts':>9}  " + " ".join(f"{s[:8]:>8}" for s in ["setup", *seen]))
+    for r in results:
+        print(f"{r['abstracts']:9d}  " + " ".join(f"{r['peaks'].get(s, 0) / MiB:8.0f}" for s in ["setup", *seen]))
+    if len(results) >= 2:
+        growth(results)
+
+
+def growth(results: list[dict]) -> None:
+    """Least-squares line of seconds against abstracts, and how far each size is from it."""
+    xs = [r["abstracts"] for r in results]
+    ys = [r["seconds"] for r in results]
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    intercept = my - slope * mx
+    ss_res = sum((y - (intercept + slope * x)) ** 2 for x, y in zip(xs, ys))
+    ss_tot = sum((y - my) ** 2 for y in ys)
+    r2 = 1 - ss_res / ss_tot if ss_tot else 1.0
+    print(f"\ngrowth: seconds = {intercept:.1f} + {1000 * slope:.2f} ms x abstracts   (R^2 = {r2:.4f})")
+    first, last = results[0], results[-1]
+    size_ratio = last["abstracts"] / first["abstracts"]
+    time_ratio = last["seconds"] / first["seconds"]
+    mem_first = max(first["peaks"].values()) / MiB
+    mem_last = max(last["peaks"].values()) / MiB
+    print(f"        {size_ratio:.0f}x the abstracts took {time_ratio:.1f}x the time "
+          f"({time_ratio / size_ratio:.2f} of linear) and {mem_last / mem_first:.2f}x the peak memory "
+          f"({mem_first:.0f} -> {mem_last:.0f} MiB)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="corpus sizes (default 10000 100000)")
+    ap.add_argument("--workers", type=int, default=1, help="extraction processes (default 1)")
+    ap.add_argument("--no-view", action="store_true", help="skip the HTML view")
+    ap.add_argument("--keep", action="store_true", help="keep the build folders under /tmp")
+    ap.add_argument("--child", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args.child[0], args.child[1], args.workers, not args.no_view)
+        return
+    results = []
+    for n in sorted(args.sizes):
+        r = run_size(n, args.workers, not args.no_view, args.keep)
+        print(f"{n} abstracts: {r['seconds']:.1f} s, peak {max(r['peaks'].values()) / MiB:.0f} MiB", flush=True)
+        results.append(r)
+    report(results)
+
+
+if __name__ == "__main__":
+    main()

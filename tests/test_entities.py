@@ -1,0 +1,123 @@
+"""Entity patterns, proposals and the record, on sentences written for the tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.extract import Extractor
+from kg.model import Abstract
+from kg.nlp import make_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline(relations=False)
+
+
+def entities(nlp, text: str) -> set[tuple[str, str]]:
+    doc = nlp(text)
+    return {(s.text, s.label_) for s in doc.spans["entities"]}
+
+
+def proposed(nlp, text: str) -> set[tuple[str, str]]:
+    doc = nlp(text)
+    return {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed}
+
+
+# -- patterns for names no list holds ------------------------------------------
+def test_task_phrases_in_task_positions(nlp) -> None:
+    found = entities(nlp, "The method is built for wildlife sound classification, detection and segmentation.")
+    assert {("wildlife sound classification", "Task"), ("detection", "Task"), ("segmentation", "Task")} <= found
+
+
+def test_task_phrase_outside_a_task_position_is_left_out(nlp) -> None:
+    found = entities(nlp, "A careful manual inspection of the logs showed wildlife sound classification errors.")
+    assert not any(label == "Task" for _, label in found)
+
+
+def test_task_said_with_a_verb(nlp) -> None:
+    assert ("estimating reef coverage", "Task") in entities(nlp, "A model for estimating reef coverage, trained once.")
+
+
+def test_bare_task_word_alone_is_not_a_task(nlp) -> None:
+    assert not any(label == "Task" for _, label in entities(nlp, "The classification of errors is manual."))
+
+
+def test_metric_phrases(nlp) -> None:
+    found = entities(nlp, "It improves glyph decoding accuracy and lowers inference latency.")
+    assert ("glyph decoding accuracy", "Metric") in found
+    assert ("inference latency", "Metric") in found
+
+
+def test_method_phrases(nlp) -> None:
+    found = entities(nlp, "Training uses a margin ranking loss and the Brandt Koller Classifier beats majority voting.")
+    assert ("margin ranking loss", "Method") in found
+    assert ("Brandt Koller Classifier", "Method") in found
+    assert ("majority voting", "Method") in found
+
+
+def test_names_by_shape_and_by_dataset_words(nlp) -> None:
+    found = entities(nlp, "QuillNet is tested on the Harbor Birds dataset and on FooBench, ZetaSet and "
+                          "Kestrel-7 benchmarks.")
+    assert ("QuillNet", "Method") in found
+    assert ("Harbor Birds", "Dataset") in found
+    assert {("FooBench", "Dataset"), ("ZetaSet", "Dataset"), ("Kestrel-7", "Dataset")} <= found
+
+
+def test_name_in_a_list_with_known_datasets_is_a_dataset(nlp) -> None:
+    found = entities(nlp, "Results on CIFAR-10, SVHN and GrovePix show the gap.")
+    assert ("GrovePix", "Dataset") in found
+
+
+def test_generic_words_and_acronyms_are_not_entities(nlp) -> None:
+    found = entities(nlp, "Deep learning on GPUs with large language models and neural networks is costly; "
+                          "our framework runs on a CPU via an API.")
+    assert found == set()
+
+
+# -- the paper's own proposals ---------------------------------------------------
+@pytest.mark.parametrize("text,name", [
+    ("We propose GlintFormer, a transformer for radar echoes.", "GlintFormer"),
+    ("In this paper, we introduce a simple method called PebbleMix for augmentation.", "PebbleMix"),
+    ("We present Drift Aware Quantile Regression (DAQR) for streaming data.", "Drift Aware Quantile Regression"),
+    ("Our approach, TideRank, learns to order passages.", "TideRank"),
+    ("OrbitNet, a novel recurrent model, predicts satellite drift.", "OrbitNet"),
+    ("We release HarborQA, a new benchmark for port logistics questions.", "HarborQA"),
+])
+def test_proposals(nlp, text: str, name: str) -> None:
+    assert name in {n for n, _ in proposed(nlp, text)}
+
+
+def test_proposed_dataset_is_a_dataset(nlp) -> None:
+    assert ("HarborQA", "Dataset") in proposed(nlp, "We release HarborQA, a new benchmark for port logistics.")
+    assert ("LoomSet", "Dataset") in proposed(nlp, "We curate LoomSet, a large-scale textile defect dataset.")
+
+
+def test_known_methods_mentioned_are_not_proposals(nlp) -> None:
+    assert proposed(nlp, "We fine-tune BERT and compare it with RoBERTa on SST-2.") == set()
+
+
+def test_every_mention_of_a_proposal_is_proposed_and_sets_proposed_name(nlp) -> None:
+    doc = nlp("We propose KiteNet for drone tracking. KiteNet runs at 90 fps.")
+    assert [s._.proposed for s in doc.spans["entities"] if s.text == "KiteNet"] == [True, True]
+    assert doc._.proposed_name == "KiteNet"
+
+
+# -- the record ------------------------------------------------------------------
+def test_record_follows_the_spec() -> None:
+    extractor = Extractor()
+    text = ("We propose Sparse Echo Routing (SER), a routing method for speech recognition. "
+            "SER beats Conformer on LibriSpeech and lowers the word error rate (WER). CIFAR10 and CIFAR-10 agree.")
+    rec = extractor.record(Abstract(id="t1", text=text))
+    assert rec["id"] == "t1" and set(rec["entities"]) == {"Method", "Dataset", "Task", "Metric"}
+    method = next(e for e in rec["entities"]["Method"] if e["name"] == "Sparse Echo Routing")
+    assert method["aliases"] == ["SER"] and method["proposed"] is True
+    assert len(method["mentions"]) == 3
+    metric = next(e for e in rec["entities"]["Metric"] if e["name"] == "word error rate")
+    assert metric["aliases"] == ["WER"]
+    cifar = [e for e in rec["entities"]["Dataset"] if "CIFAR" in e["name"]]
+    assert len(cifar) == 1 and cifar[0]["canonical"] == "CIFAR-10"
+    for ents in rec["entities"].values():
+        for e in ents:
+            for start, end in e["mentions"]:
+                assert text[start:end] in [e["name"], *e.get("aliases", [])]

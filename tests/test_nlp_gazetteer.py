@@ -1,0 +1,79 @@
+"""Gazetteers: the shipped lists, user lists, matching rules, clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kg.nlp import gazetteer, make_pipeline
+
+TYPES = ("Method", "Dataset", "Task", "Metric")
+
+
+def test_shipped_lists_are_full_and_well_formed() -> None:
+    entries = gazetteer.load_builtin()
+    counts = {t: sum(e.type == t for e in entries) for t in TYPES}
+    assert counts["Dataset"] >= 300 and counts["Method"] >= 300
+    assert counts["Task"] >= 150 and counts["Metric"] >= 100
+    # A form names one entry of one type, so a match is never ambiguous.
+    owner: dict[str, str] = {}
+    for e in entries:
+        for form in e.forms:
+            assert owner.setdefault(form, e.type) == e.type, form
+
+
+def entities(nlp, text: str) -> list[tuple[str, str]]:
+    doc = nlp(text)
+    return [(s.text, s.label_) for s in doc.spans["entities"]]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline(relations=False)
+
+
+def test_known_names_get_their_types(nlp) -> None:
+    found = entities(nlp, "We fine-tune RoBERTa with AdamW on SQuAD and report exact match and F1 "
+                          "for question answering.")
+    for item in [("RoBERTa", "Method"), ("AdamW", "Method"), ("SQuAD", "Dataset"), ("exact match", "Metric"),
+                 ("F1", "Metric"), ("question answering", "Task")]:
+        assert item in found
+
+
+def test_case_rules(nlp) -> None:
+    # Lower-case entries match in any case; short capitalised names only as written.
+    assert ("Semantic Segmentation", "Task") in entities(nlp, "Semantic Segmentation is hard.")
+    assert entities(nlp, "The glue holds and the map fits.") == []
+
+
+def test_variants_of_known_names(nlp) -> None:
+    found = entities(nlp, "We compare Llama-3-8B-Instruct and CIFAR-100-LT results with MATH500 scores.")
+    assert ("Llama-3-8B-Instruct", "Method") in found
+    assert ("CIFAR-100-LT", "Dataset") in found
+    assert ("MATH500", "Dataset") in found
+
+
+def test_adjectives_built_on_names_are_not_variants(nlp) -> None:
+    assert [t for t, _ in entities(nlp, "A transformer-based and BERT-like encoder.")] == []
+
+
+def test_a_user_gazetteer_extends_the_lists(tmp_path) -> None:
+    extra = tmp_path / "mine.jsonl"
+    extra.write_text(json.dumps({"name": "Quokka-Set", "type": "Dataset", "aliases": ["QKS"]}) + "\n",
+                     encoding="utf-8")
+    nlp = make_pipeline([extra], relations=False)
+    found = entities(nlp, "We evaluate on QKS, our new collection.")
+    assert ("QKS", "Dataset") in found
+
+
+@pytest.mark.parametrize("line,message", [
+    ("{oops", "mine.jsonl:2: malformed JSON"),
+    ('{"name": "X"}', "mine.jsonl:2: 'type' must be one of"),
+    ('{"name": "X", "type": "Task", "aliases": "Y"}', "mine.jsonl:2: 'aliases' must be a list"),
+])
+def test_bad_user_gazetteer_names_file_and_line(tmp_path, line: str, message: str) -> None:
+    extra = tmp_path / "mine.jsonl"
+    extra.write_text('{"name": "Good", "type": "Task"}\n' + line + "\n", encoding="utf-8")
+    with pytest.raises(gazetteer.GazetteerError, match=message):
+        gazetteer.load([extra])
