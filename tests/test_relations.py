@@ -226,6 +226,17 @@ def test_sizes_are_not_scores(nlp):
     assert {(r["metric"], r["value"]) for r in rels(doc, "achieves")} == {("accuracy", "80.1")}
 
 
+def test_low_confidence_relations_can_be_left_out():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations", config={"min_confidence": 0.55})
+    text = PROPOSAL + "Results on SQuAD follow. QuillNet is evaluated on WikiQA."
+    doc = annotate(nlp, text, {"QuillNet": "Method", "SQuAD": "Dataset", "WikiQA": "Dataset"}, proposed=("QuillNet",))
+    # Only the sentence that names the proposal is sure enough.
+    assert triples(doc, "evaluatedOn") == {("QuillNet", "WikiQA")}
+    assert all(r["confidence"] >= 0.55 for r in doc._.kg_relations)
+
+
 def test_pipeline_runs_the_component():
     from kg.nlp import make_pipeline
 

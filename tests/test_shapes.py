@@ -11,12 +11,13 @@ import pytest
 import rdflib
 from rdflib.compare import isomorphic
 
-from conftest import ROOT, shared_file
 from kg.build import build, demo_corpus
 from kg.store import KGStore
 
 pyshacl = pytest.importorskip("pyshacl")
 
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
 SHAPES = ROOT / "schemas" / "shapes.ttl"
 ONTOLOGY = ROOT / "schemas" / "ontology.ttl"
 MLKG = rdflib.Namespace("https://w3id.org/mlkg/ontology#")
@@ -53,7 +54,9 @@ def demo_build(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def seed_builds(tmp_path_factory) -> tuple[Path, Path]:
-    seed = shared_file("corpus/seed-abstracts.jsonl")
+    seed = SHARED / "corpus" / "seed-abstracts.jsonl"
+    if not seed.exists():
+        pytest.skip("../shared/corpus/seed-abstracts.jsonl is not here (only present in the team's workplace)")
     work = tmp_path_factory.mktemp("seed")
     reverse = work / "reverse.jsonl"
     lines = [ln for ln in seed.read_text(encoding="utf-8").splitlines() if ln.strip()]
@@ -114,23 +117,20 @@ def test_dataset_exports_keep_one_named_graph_per_paper(demo_build, fmt, rdflib_
 
 def test_the_shapes_catch_a_broken_graph(demo_build):
     g = union_graph(demo_build)
-    entity = next(g.subjects(rdflib.RDF.type, MLKG.Entity))
+    entity = sorted(g.subjects(rdflib.RDF.type, MLKG.Entity))[0]
     g.add((entity, rdflib.namespace.SKOS.prefLabel, rdflib.Literal("a second canonical name")))
-    result = next(g.subjects(rdflib.RDF.type, rdflib.URIRef("http://www.w3.org/ns/mls#ModelEvaluation")), None)
-    conforms, report = validate(g)
-    assert not conforms and "prefLabel" in report
     orphan = rdflib.URIRef("https://w3id.org/mlkg/id/dataset/nobody-mentions-me")
-    g2 = union_graph(demo_build)
-    g2.add((orphan, rdflib.RDF.type, MLKG.Entity))
-    g2.add((orphan, rdflib.RDF.type, rdflib.URIRef("http://www.w3.org/ns/mls#Dataset")))
-    g2.add((orphan, rdflib.namespace.SKOS.prefLabel, rdflib.Literal("Nobody")))
-    g2.add((orphan, MLKG.surfaceName, rdflib.Literal("Nobody")))
-    conforms, report = validate(g2)
-    assert not conforms and "nobody-mentions-me" in report
-    if result is not None:
-        g3 = union_graph(demo_build)
-        g3.add((result, rdflib.URIRef("http://www.w3.org/ns/mls#hasValue"), rdflib.Literal("high")))
-        assert not validate(g3)[0]
+    g.add((orphan, rdflib.RDF.type, MLKG.Entity))
+    g.add((orphan, rdflib.RDF.type, rdflib.URIRef("http://www.w3.org/ns/mls#Dataset")))
+    g.add((orphan, rdflib.namespace.SKOS.prefLabel, rdflib.Literal("Nobody")))
+    g.add((orphan, MLKG.surfaceName, rdflib.Literal("Nobody")))
+    result = rdflib.URIRef("https://w3id.org/mlkg/id/paper/broken/result/0")
+    g.add((result, rdflib.RDF.type, rdflib.URIRef("http://www.w3.org/ns/mls#ModelEvaluation")))
+    g.add((result, rdflib.RDF.type, MLKG.Score))
+    g.add((result, rdflib.URIRef("http://www.w3.org/ns/mls#hasValue"), rdflib.Literal("high")))
+    conforms, report = validate(g)
+    assert not conforms
+    assert str(entity) in report and "nobody-mentions-me" in report and str(result) in report
 
 
 def test_every_term_of_our_namespace_a_build_uses_is_declared_with_label_and_comment(demo_build):
@@ -160,4 +160,4 @@ def test_records_follow_the_record_schema(demo_build):
         assert not errors, f"{rec['id']}: {errors[0].message}"
     bad = {"id": "x", "entities": {"Model": []}, "relations": [{"s": "A", "p": "achieves"}]}
     messages = sorted(e.message for e in validator.iter_errors(bad))
-    assert len(messages) == 3 and "'Model' was unexpected" in messages[0]
+    assert len(messages) == 3 and any("'Model' was unexpected" in m for m in messages)

@@ -17,61 +17,18 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc
 
-from kg.extract.numbers import Quantity, quantities, runs
+from kg.extract.baselines import Baseline, baselines_from
+from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import cues
-from kg.nlp.pipeline import SPAN_KEY
+from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 
-# Sizes and counts ("7B parameters", "12 GB") are not results.
-_SIZE_UNITS = {"M", "B", "K", "GB", "MB"}
 _CLAUSE_BREAK = re.compile(r"[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b", re.I)
-_SEPARATORS = {",", "and", "or", "&", "/"}
-_END_PUNCT = {".", ";", ":", "!", "?", ")", "]", "}"}
-_LEADING_OF = re.compile(r"^(?:those|that|the ones?|the performance|the results?|the accuracy)\s+of\s+", re.I)
-
-
-@dataclass(frozen=True)
-class Mention:
-    """An entity mention; offsets are characters within its sentence."""
-
-    start: int
-    end: int
-    label: str
-    name: str
-    proposed: bool
-    tok_start: int
-    tok_end: int
-
-
-@dataclass
-class Sentence:
-    span: Span
-    text: str  # the sentence's text (Span.text rebuilds it on every call)
-    doc_text: str
-    mentions: list[Mention]
-    main: str | None  # the paper's main proposed method
-    quantities: list[Quantity] = field(default_factory=list)
-    by_token: dict[int, Mention] = field(default_factory=dict)
-    token_starts: list[int] = field(default_factory=list)
-
-    def of(self, label: str) -> list[Mention]:
-        return [m for m in self.mentions if m.label == label]
-
-    def mention_at_token(self, i: int) -> Mention | None:
-        return self.by_token.get(i)
-
-
-@dataclass
-class Baseline:
-    name: str
-    start: int  # sentence character offsets of the phrase
-    end: int
-    named: bool  # an entity, rather than the text's own words
 
 
 @dataclass
@@ -98,13 +55,13 @@ class RelationFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text
-        ents = _doc_mentions(doc, text)
+        ents = doc_mentions(doc, text)
         main = _main_proposal(ents, text)
         starts = [m.tok_start for m in ents]
         found = _Relations()
         for sent in doc.sents:
             lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
-            s = _sentence(sent, text, [m for m in ents[lo:hi] if m.tok_end <= sent.end], main)
+            s = sentence_view(sent, text, [m for m in ents[lo:hi] if m.tok_end <= sent.end], main)
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
@@ -112,16 +69,6 @@ class RelationFinder:
             _addresses(s, found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
-
-
-def _doc_mentions(doc: Doc, text: str) -> list[Mention]:
-    """The entity spans as plain values, in text order, offsets in the document."""
-    out = []
-    for span in doc.spans.get(SPAN_KEY, []):
-        a, b = span.start_char, span.end_char
-        out.append(Mention(a, b, span.label_, span._.kg_name or text[a:b], bool(span._.proposed), span.start, span.end))
-    out.sort(key=lambda m: (m.tok_start, -m.tok_end))
-    return out
 
 
 _OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)
@@ -137,21 +84,6 @@ def _main_proposal(ents: list[Mention], text: str) -> str | None:
         if m.label == "Method" and _OWN.search(text[max(0, m.start - 20):m.start]):
             return m.name
     return None
-
-
-def _sentence(sent: Span, doc_text: str, ents: list[Mention], main: str | None) -> Sentence:
-    base = sent.start_char
-    mentions = [Mention(m.start - base, m.end - base, m.label, m.name,
-                        m.proposed or (m.label == "Method" and m.name == main), m.tok_start, m.tok_end)
-                for m in ents]
-    s = Sentence(sent, doc_text[sent.start_char:sent.end_char], doc_text, mentions, main)
-    s.by_token = {m.tok_start: m for m in mentions}
-    s.quantities = [q for q in quantities(s.text) if q.unit not in _SIZE_UNITS and not _inside_mention(s, q)]
-    return s
-
-
-def _inside_mention(s: Sentence, q: Quantity) -> bool:
-    return any(m.start <= q.start and q.end <= m.end for m in s.mentions)
 
 
 class _Relations:
@@ -242,184 +174,6 @@ def _compared_mention(text: str, start: int, m: Mention) -> bool:
                           text[start:m.start], re.I))
 
 
-# -- baselines -----------------------------------------------------------------
-def _first_token(s: Sentence, pos: int) -> int:
-    """The first token starting at or after character `pos` of the sentence."""
-    if not s.token_starts:
-        s.token_starts = [tok.idx - s.span.start_char for tok in s.span]
-    return s.span.start + bisect_left(s.token_starts, pos)
-
-
-def _stop_here(tokens: list[Token], i: int, stops: tuple[tuple[str, ...], ...]) -> bool:
-    for stop in stops:
-        if all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(stop)):
-            return True
-    return False
-
-
-def _baselines(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
-    """The compared things written from `pos` on: named methods or the text's
-    own words ("the previous state of the art"), split at lists."""
-    c = cues()
-    doc = s.span.doc
-    text = s.doc_text
-    base = s.span.start_char
-    tokens = list(doc[_first_token(s, pos):s.span.end])
-    lead = _LEADING_OF.match(text[tokens[0].idx:s.span.end_char]) if tokens else None
-    if lead:  # "surpasses that of the previous best"
-        tokens = [t for t in tokens if t.idx >= tokens[0].idx + lead.end()]
-    pieces: list[list] = []  # each a list of Token | Mention
-    seps: list[str] = []  # the separator before each piece
-    examples_from: int | None = None  # index of the first piece given as an example
-    cur: list = []
-    sep = ""
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        m = s.mention_at_token(tok.i)
-        if m is not None and m.label == "Method":
-            cur.append(m)
-            i += m.tok_end - tok.i
-            continue
-        low = tok.lower_
-        if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in _SEPARATORS \
-                and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
-            break  # a named method ends its item unless a head noun follows ("the BERT baseline")
-        marker = c.example_marker.match(text[tok.idx:tok.idx + 14]) if low not in _SEPARATORS else None
-        if marker:
-            # Skip every token of the marker ("such as", "e.g.,").
-            j = i + 1
-            while j < len(tokens) and tokens[j].idx < tok.idx + len(marker.group(0).rstrip()):
-                j += 1
-            if cur:
-                pieces.append(cur)
-                seps.append(sep)
-            cur, sep = [], ""
-            examples_from = len(pieces)
-            i = j
-            continue
-        if low == "(":
-            close = next((k for k in range(i + 1, len(tokens)) if tokens[k].text == ")"), None)
-            if close is None:
-                break
-            inner = text[tok.idx + 1:tokens[close].idx]
-            if c.example_marker.match(inner):
-                inner_pos = tok.idx + 1 - base
-                inner_pos += c.example_marker.match(inner).end()
-                examples = _baselines_inside(s, inner_pos, tokens[close].idx - base, subject)
-                if examples:
-                    # "methods (e.g., TEAL)": the examples stand for the generic words.
-                    if cur:
-                        pieces.append(cur)
-                        seps.append(sep)
-                    named = [b for b in _finish(s, pieces, seps, examples_from, subject) if b.named]
-                    return named + examples
-            i = close + 1
-            continue
-        if low in _SEPARATORS or (low == "as" and i + 2 < len(tokens) and tokens[i + 1].lower_ == "well"):
-            if cur:
-                pieces.append(cur)
-                seps.append(sep)
-            sep = (sep + " " + low).strip() if not cur else low
-            cur = []
-            i += 3 if low == "as" else 1
-            continue
-        if c.improve_verb.fullmatch(tok.text) or c.achieve_verb.fullmatch(tok.text):
-            break  # the next clause: "... and further outperforms ..."
-        inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
-        if low in _END_PUNCT or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
-            break
-        cur.append(tok)
-        i += 1
-    if cur:
-        pieces.append(cur)
-        seps.append(sep)
-    return _finish(s, pieces, seps, examples_from, subject)
-
-
-def _words(piece: list) -> int:
-    """Words of a piece as written: "state-of-the-art" is one."""
-    return sum(1 for x in piece if isinstance(x, Mention) or x.whitespace_)
-
-
-def _baselines_inside(s: Sentence, start: int, end: int, subject: str | None) -> list[Baseline]:
-    found = _baselines(s, start, subject)
-    return [b for b in found if b.end <= end]
-
-
-def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int | None,
-            subject: str | None) -> list[Baseline]:
-    out: list[Baseline] = []
-    pending: list | None = None  # an unfinished adjective piece: "diffusion-based and ..."
-    for k, piece in enumerate(pieces):
-        if examples_from is not None and k == examples_from and out:
-            # "methods like A and B": the examples stand for the generic words.
-            generic = [b for b in out if not b.named]
-            if generic and k > 0:
-                out = [b for b in out if b.named]
-        if pending is not None and seps[k] in ("and", "or"):
-            piece = pending + [seps[k]] + piece
-        b = _piece(s, piece, subject)
-        if b is None:
-            if out and pending is None:
-                break
-            pending = piece if all(isinstance(x, Token) for x in piece) and len(piece) <= 4 else None
-            if pending is None and out:
-                break
-            continue
-        pending = None
-        if out and out[-1].named and not b.named and seps[k] == "," and _starts_with_the(piece):
-            continue  # an apposition: "REPA, the current state of the art"
-        out.append(b)
-    return out
-
-
-def _starts_with_the(piece: list) -> bool:
-    return bool(piece) and isinstance(piece[0], Token) and piece[0].lower_ in ("the", "a", "an")
-
-
-def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
-    """One list item as a baseline, or None when it is not one."""
-    c = cues()
-    items = [x for x in piece if not isinstance(x, str)]
-    while items and isinstance(items[0], Token) and items[0].lower_ in c.drop_first:
-        items = items[1:]
-    if not items:
-        return None
-    base = s.span.start_char
-    start = items[0].start if isinstance(items[0], Mention) else items[0].idx - base
-    last = items[-1]
-    end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base
-    text = s.text[start:end]
-    lead = _LEADING_OF.match(text)
-    if lead:
-        start += lead.end()
-        text = text[lead.end():]
-        items = [x for x in items if (x.start if isinstance(x, Mention) else x.idx - base) >= start]
-        if not items:
-            return None
-    if isinstance(last, Mention):
-        if last.name == subject or last.proposed:
-            return None
-        return Baseline(last.name, last.start, last.end, named=True)
-    if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
-        return None
-    if cues().self_reference.fullmatch(text) or text.lower() in ("ours", "it", "them", "this", "that"):
-        return None
-    words = text.lower()
-    head = last.lower_
-    first = items[0].lower_ if isinstance(items[0], Token) else ""
-    # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
-    plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
-        and last.text.islower()
-    if head in c.baseline_heads or plural_after_marker or "state of the art" in words or "state-of-the-art" in words \
-            or re.search(r"\bsota\b", words):
-        if any(t.lower_ in ("our", "we", "proposed") for t in items if isinstance(t, Token)):
-            return None
-        return Baseline(text, start, end, named=False)
-    return None
-
-
 # -- improvesOver ----------------------------------------------------------------
 def _comparisons(s: Sentence) -> list[Comparison]:
     """Every improvement cue of the sentence with its subject and baselines."""
@@ -448,7 +202,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         subject, conf = _subject(s, cue_start)
         if subject is None:
             continue
-        baselines = _baselines(s, obj_start, subject)
+        baselines = baselines_from(s, obj_start, subject)
         baselines = [b for b in baselines if b.name != subject]
         if not baselines:
             continue

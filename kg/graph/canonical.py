@@ -90,18 +90,28 @@ class Resolver:
                 self.gazetteer_key.setdefault((e.type, fold(form)), i)
         self.namings: Counter = Counter()
         self._done = False
+        self._local: dict[tuple, str] = {}
 
     def fresh(self) -> "Resolver":
         """A resolver with the same gazetteer and no namings yet."""
         other = Resolver.__new__(Resolver)
         other.entries, other.gazetteer_key = self.entries, self.gazetteer_key
-        other.namings, other._done = Counter(), False
+        other.namings, other._done, other._local = Counter(), False, self._local
         return other
 
     # -- a first guess from one paper alone ----------------------------------
-    def local_iri(self, etype: str, name: str, aliases: Iterable[str] = ()) -> str:
+    def local_iri(self, etype: str, name: str, aliases: tuple[str, ...] | list[str] = ()) -> str:
         """The IRI from this naming and the gazetteer only. It is what
         `iri_of` gives unless other papers join this entity to another name."""
+        key = (etype, name, *aliases)
+        iri = self._local.get(key)
+        if iri is None:
+            if len(self._local) > 200_000:
+                self._local.clear()  # a bound on memory; names repeat, so hits stay high
+            iri = self._local[key] = self._first_guess(etype, name, aliases)
+        return iri
+
+    def _first_guess(self, etype: str, name: str, aliases: Iterable[str]) -> str:
         forms = [name, *aliases]
         for form in forms:
             i = self.gazetteer_key.get((etype, fold(form)))

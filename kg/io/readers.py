@@ -168,6 +168,9 @@ def _make(text: object, *, rid: object, title: object, meta: dict, source: str, 
                                   "(a whole paper or a broken export?)", rid_str)
         return None
     text, replaced = clean_text(text)
+    if not text.strip():
+        report.skip(source, line, "empty abstract (only control characters)", rid_str)
+        return None
     if replaced:
         notes.add("control characters replaced by spaces", line)
     if title is not None and not isinstance(title, str):

@@ -29,6 +29,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
 from kg.nlp.candidates import Candidate, candidates
+from kg.nlp.tokens import token_view
 
 FILE_TYPES = {"datasets": "Dataset", "metrics": "Metric", "tasks": "Task", "methods": "Method"}
 
@@ -179,7 +180,7 @@ class GazetteerMatcher:
                 found.append(Candidate(start, end, e.type, "gazetteer", canonical=e.name,
                                        exact_match=list(e.exact_match)))
         matched = {s for s, _, _ in seen}
-        for tok in doc:
+        for tok in token_view(doc):
             text = tok.text
             if tok.i in matched or len(text) < 4 or not ("-" in text or text[-1].isdigit()):
                 continue

@@ -104,11 +104,11 @@ def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int
     return None
 
 
-def _label(doc: Doc, from_char: int, name: Span) -> str:
+def _label(text: str, from_char: int, name: Span) -> str:
     if _NAME_SAYS_DATASET.search(name.text):
         return "Dataset"
-    between = doc.text[from_char:name.start_char]
-    after = doc.text[name.end_char:name.end_char + 60]
+    between = text[from_char:name.start_char]
+    after = text[name.end_char:name.end_char + 60]
     if _DATASET_WORDS.search(between) or re.match(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
                                                   r"(?:dataset|benchmark|corpus|suite)\b", after, re.I):
         return "Dataset"
@@ -133,7 +133,7 @@ def find_proposals(doc: Doc) -> Doc:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
                 if name.start in long_of_short and name.end - name.start == 1:
                     name = long_of_short[name.start]
-                found.append((name, _label(doc, m.end(), name)))
+                found.append((name, _label(text, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
     for tok in v:
         if tok.text == "," and tok.i > 0 and _APPOSITION_NOVEL.match(text, tok.idx, tok.idx + 80):
@@ -143,7 +143,7 @@ def find_proposals(doc: Doc) -> Doc:
             long = next((lg for lg, sh in (doc._.abbreviations or []) if sh.end == k + 1 or lg.end == k + 1), None)
             name = long if long is not None else (doc[k:k + 1] if is_name_like(v[k], lex) else None)
             if name is not None:
-                found.append((name, _label(doc, tok.idx, name)))
+                found.append((name, _label(text, tok.idx, name)))
     out = candidates(doc)
     for span, label in found:
         if span.text.lower() in lex.generic_terms:

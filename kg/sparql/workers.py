@@ -17,7 +17,6 @@ import queue
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -168,18 +167,20 @@ class QueryPool:
         if not self._closed:
             self._idle.put(self._spawn())
 
-    def run(self, job: QueryJob, timeout: float) -> QueryAnswer:
-        """The answer to `job`, or QueryTimeout once `timeout` seconds have passed (waiting for a
-        free worker counts too); a worker that overran is killed, which stops its work."""
-        deadline = time.monotonic() + timeout
+    def run(self, job: QueryJob, timeout: float, wait: float | None = None) -> QueryAnswer:
+        """The answer to `job`, or QueryTimeout once it has run `timeout` seconds; a worker
+        that overran is killed, which stops its work. Waiting for a free worker does not
+        count against `timeout` (a runaway query must not make its neighbours time out),
+        but gives up with PoolBusy after `wait` seconds (default: 3 x timeout, at least 30)."""
+        wait = max(30.0, 3 * timeout) if wait is None else wait
         try:
-            w = self._idle.get(timeout=max(0.0, timeout))
+            w = self._idle.get(timeout=wait)
         except queue.Empty:
-            raise PoolBusy(f"all query workers stayed busy for {timeout:g} s") from None
+            raise PoolBusy(f"all query workers stayed busy for {wait:g} s") from None
         try:
-            w.wait_ready(max(0.0, deadline - time.monotonic()))
+            w.wait_ready(60.0)  # a replacement worker may still be starting
             w.outbox.send(job)
-            if not w.inbox.poll(max(0.0, deadline - time.monotonic())):
+            if not w.inbox.poll(timeout):
                 raise QueryTimeout(f"query stopped after the {timeout:g} s time limit")
             answer = w.inbox.recv()
         except BaseException:

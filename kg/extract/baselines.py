@@ -1,0 +1,196 @@
+"""The baselines a comparison names, read from where its cue ends:
+named methods ("BM25"), or the text's own words ("the previous state of the
+art", "majority voting"), split at lists and with named examples ("methods
+such as A and B") standing for the generic words."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spacy.tokens import Token
+
+from kg.extract.relation_cues import cues
+from kg.extract.relation_sentence import Mention, Sentence
+
+_SEPARATORS = {",", "and", "or", "&", "/"}
+_END_PUNCT = {".", ";", ":", "!", "?", ")", "]", "}"}
+_LEADING_OF = re.compile(r"^(?:those|that|the ones?|the performance|the results?|the accuracy)\s+of\s+", re.I)
+
+
+@dataclass
+class Baseline:
+    name: str
+    start: int  # sentence character offsets of the phrase
+    end: int
+    named: bool  # an entity, rather than the text's own words
+
+
+def _stop_here(tokens: list[Token], i: int, stops: tuple[tuple[str, ...], ...]) -> bool:
+    for stop in stops:
+        if all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(stop)):
+            return True
+    return False
+
+
+def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
+    """The compared things written from `pos` on: named methods or the text's
+    own words ("the previous state of the art"), split at lists."""
+    c = cues()
+    doc = s.span.doc
+    text = s.doc_text
+    base = s.span.start_char
+    tokens = list(doc[s.first_token(pos):s.span.end])
+    lead = _LEADING_OF.match(text[tokens[0].idx:s.span.end_char]) if tokens else None
+    if lead:  # "surpasses that of the previous best"
+        tokens = [t for t in tokens if t.idx >= tokens[0].idx + lead.end()]
+    pieces: list[list] = []  # each a list of Token | Mention
+    seps: list[str] = []  # the separator before each piece
+    examples_from: int | None = None  # index of the first piece given as an example
+    cur: list = []
+    sep = ""
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        m = s.mention_at_token(tok.i)
+        if m is not None and m.label == "Method":
+            cur.append(m)
+            i += m.tok_end - tok.i
+            continue
+        low = tok.lower_
+        if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in _SEPARATORS \
+                and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
+            break  # a named method ends its item unless a head noun follows ("the BERT baseline")
+        marker = c.example_marker.match(text[tok.idx:tok.idx + 14]) if low not in _SEPARATORS else None
+        if marker:
+            # Skip every token of the marker ("such as", "e.g.,").
+            j = i + 1
+            while j < len(tokens) and tokens[j].idx < tok.idx + len(marker.group(0).rstrip()):
+                j += 1
+            if cur:
+                pieces.append(cur)
+                seps.append(sep)
+            cur, sep = [], ""
+            examples_from = len(pieces)
+            i = j
+            continue
+        if low == "(":
+            close = next((k for k in range(i + 1, len(tokens)) if tokens[k].text == ")"), None)
+            if close is None:
+                break
+            inner = text[tok.idx + 1:tokens[close].idx]
+            if c.example_marker.match(inner):
+                inner_pos = tok.idx + 1 - base
+                inner_pos += c.example_marker.match(inner).end()
+                examples = _baselines_inside(s, inner_pos, tokens[close].idx - base, subject)
+                if examples:
+                    # "methods (e.g., TEAL)": the examples stand for the generic words.
+                    if cur:
+                        pieces.append(cur)
+                        seps.append(sep)
+                    named = [b for b in _finish(s, pieces, seps, examples_from, subject) if b.named]
+                    return named + examples
+            i = close + 1
+            continue
+        if low in _SEPARATORS or (low == "as" and i + 2 < len(tokens) and tokens[i + 1].lower_ == "well"):
+            if cur:
+                pieces.append(cur)
+                seps.append(sep)
+            sep = (sep + " " + low).strip() if not cur else low
+            cur = []
+            i += 3 if low == "as" else 1
+            continue
+        if c.improve_verb.fullmatch(tok.text) or c.achieve_verb.fullmatch(tok.text):
+            break  # the next clause: "... and further outperforms ..."
+        inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
+        if low in _END_PUNCT or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
+            break
+        cur.append(tok)
+        i += 1
+    if cur:
+        pieces.append(cur)
+        seps.append(sep)
+    return _finish(s, pieces, seps, examples_from, subject)
+
+
+def _words(piece: list) -> int:
+    """Words of a piece as written: "state-of-the-art" is one."""
+    return sum(1 for x in piece if isinstance(x, Mention) or x.whitespace_)
+
+
+def _baselines_inside(s: Sentence, start: int, end: int, subject: str | None) -> list[Baseline]:
+    found = baselines_from(s, start, subject)
+    return [b for b in found if b.end <= end]
+
+
+def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int | None,
+            subject: str | None) -> list[Baseline]:
+    out: list[Baseline] = []
+    pending: list | None = None  # an unfinished adjective piece: "diffusion-based and ..."
+    for k, piece in enumerate(pieces):
+        if examples_from is not None and k == examples_from and out:
+            # "methods like A and B": the examples stand for the generic words.
+            generic = [b for b in out if not b.named]
+            if generic and k > 0:
+                out = [b for b in out if b.named]
+        if pending is not None and seps[k] in ("and", "or"):
+            piece = pending + [seps[k]] + piece
+        b = _piece(s, piece, subject)
+        if b is None:
+            if out and pending is None:
+                break
+            pending = piece if all(isinstance(x, Token) for x in piece) and len(piece) <= 4 else None
+            if pending is None and out:
+                break
+            continue
+        pending = None
+        if out and out[-1].named and not b.named and seps[k] == "," and _starts_with_the(piece):
+            continue  # an apposition: "REPA, the current state of the art"
+        out.append(b)
+    return out
+
+
+def _starts_with_the(piece: list) -> bool:
+    return bool(piece) and isinstance(piece[0], Token) and piece[0].lower_ in ("the", "a", "an")
+
+
+def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
+    """One list item as a baseline, or None when it is not one."""
+    c = cues()
+    items = [x for x in piece if not isinstance(x, str)]
+    while items and isinstance(items[0], Token) and items[0].lower_ in c.drop_first:
+        items = items[1:]
+    if not items:
+        return None
+    base = s.span.start_char
+    start = items[0].start if isinstance(items[0], Mention) else items[0].idx - base
+    last = items[-1]
+    end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base
+    text = s.text[start:end]
+    lead = _LEADING_OF.match(text)
+    if lead:
+        start += lead.end()
+        text = text[lead.end():]
+        items = [x for x in items if (x.start if isinstance(x, Mention) else x.idx - base) >= start]
+        if not items:
+            return None
+    if isinstance(last, Mention):
+        if last.name == subject or last.proposed:
+            return None
+        return Baseline(last.name, last.start, last.end, named=True)
+    if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
+        return None
+    if cues().self_reference.fullmatch(text) or text.lower() in ("ours", "it", "them", "this", "that"):
+        return None
+    words = text.lower()
+    head = last.lower_
+    first = items[0].lower_ if isinstance(items[0], Token) else ""
+    # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
+    plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
+        and last.text.islower()
+    if head in c.baseline_heads or plural_after_marker or "state of the art" in words or "state-of-the-art" in words \
+            or re.search(r"\bsota\b", words):
+        if any(t.lower_ in ("our", "we", "proposed") for t in items if isinstance(t, Token)):
+            return None
+        return Baseline(text, start, end, named=False)
+    return None
