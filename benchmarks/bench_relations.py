@@ -5,8 +5,8 @@
 Runs over the shared seed abstracts (../shared/corpus). Prints seconds for the
 bare English tokenizer, for the kg pipeline without and with kg_relations,
 and the ratios to the tokenizer (the budget for the whole extraction is 8x).
-Each figure is the best of --repeat runs, so other load on the machine
-counts as little as it can.
+Each figure is CPU time of this process (time.process_time), the best of
+--repeat runs, so that other load on the machine counts as little as it can.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from kg.nlp import make_pipeline  # noqa: E402
 def best(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return min(times)
 
 

@@ -121,3 +121,21 @@ def test_record_follows_the_spec() -> None:
         for e in ents:
             for start, end in e["mentions"]:
                 assert text[start:end] in [e["name"], *e.get("aliases", [])]
+
+
+# -- any input -------------------------------------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_WORDS = ["We", "propose", "introduce", "called", "FooNet", "(", ")", "FN", ",", "a", "novel", "dataset", "on",
+          "CIFAR-10", "and", "accuracy", "for", "image", "classification", ".", "the", "benchmark", "BER",
+          "balanced", "error", "rate", "Large", "Models", "LMs", "our", "method", "\\textbf{", "}", "$", "e.g.", "\n\n"]
+_NLP = make_pipeline(relations=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=40))
+def test_any_word_salad_gives_ordered_non_overlapping_typed_spans(words: list[str]) -> None:
+    doc = _NLP(" ".join(words))
+    spans = list(doc.spans["entities"])
+    assert all(a.end <= b.start for a, b in zip(spans, spans[1:]))
+    assert all(s.label_ in ("Method", "Dataset", "Task", "Metric") and s._.kg_name for s in spans)

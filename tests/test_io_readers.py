@@ -240,3 +240,11 @@ def test_clean_text_and_decode_line_units():
     assert decode_line("é".encode()) == ("é", False)
     assert decode_line(b"caf\xe9") == ("café", True)
     assert decode_line(b"\x81") == (None, False)
+
+
+def test_abstract_of_only_control_characters_is_empty(tmp_path):
+    # found by test_properties: blank only after the clean-up
+    abstracts, report = read(jsonl(tmp_path / "a.jsonl", [{"id": "c", "abstract": "\x1b\x00\x7f"},
+                                                          {"id": "ok", "abstract": GOOD}]))
+    assert [a.id for a in abstracts] == ["ok"]
+    assert [(s.record_id, s.reason) for s in report.skipped] == [("c", "empty abstract (only control characters)")]

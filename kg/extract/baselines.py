@@ -26,8 +26,8 @@ class Baseline:
     named: bool  # an entity, rather than the text's own words
 
 
-def _stop_here(tokens: list[Token], i: int, stops: tuple[tuple[str, ...], ...]) -> bool:
-    for stop in stops:
+def _stop_here(tokens: list[Token], i: int, stops: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
+    for stop in stops.get(tokens[i].lower_, ()):
         if all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(stop)):
             return True
     return False

@@ -40,11 +40,15 @@ def dask_records(abstracts: Iterable[Abstract], scheduler: Any, gazetteers: Iter
         # Sent once to every worker, not once per partition.
         [files_on_cluster] = client.scatter([files], broadcast=True, hash=False)
         threads = sum(client.nthreads().values()) or 1
-        yield from ordered_results(
-            chunked(abstracts, partition),
-            lambda chunk: client.submit(extract_partition, chunk, key, files_on_cluster, pure=False),
-            window=max(2, threads * IN_FLIGHT_PER_THREAD),
-        )
+        try:
+            yield from ordered_results(
+                chunked(abstracts, partition),
+                lambda chunk: client.submit(extract_partition, chunk, key, files_on_cluster, pure=False),
+                window=max(2, threads * IN_FLIGHT_PER_THREAD),
+            )
+        except ImportError as err:  # raised on a worker, re-raised here
+            raise DaskError(f"a Dask worker cannot run kg ({err}); install kg-abstracts, the same version, "
+                            "on every worker") from None
     finally:
         if owned:
             client.close()

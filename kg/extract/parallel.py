@@ -69,7 +69,13 @@ _worker_extractor = None
 
 def _init_worker(gazetteers: list[str]) -> None:
     global _worker_extractor
+    import signal
+
     from kg.extract.record import Extractor
+
+    # Ctrl-C is the parent's to handle: it stops sending chunks and shuts the
+    # pool down, instead of every worker printing its own traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     _worker_extractor = Extractor(gazetteers)
 
@@ -79,10 +85,6 @@ def _extract_chunk(chunk: list[Abstract]) -> list[dict]:
 
 
 # -- parent side ----------------------------------------------------------------
-def default_workers() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
-
-
 def parallel_records(abstracts: Iterable[Abstract], gazetteers: Iterable[str | os.PathLike] = (), *,
                      workers: int = 2, chunk_size: int = DEFAULT_CHUNK) -> Iterator[Pair]:
     """(abstract, record) pairs in input order, extracted by `workers` processes."""

@@ -32,13 +32,21 @@ class Cues:
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     drop_first: frozenset[str]
-    stops: tuple[tuple[str, ...], ...]  # word sequences that end a baseline phrase
+    stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
     example_marker: re.Pattern
     triggers: dict[str, tuple[str, ...]]  # cue name -> substrings, one of which it needs
 
     def may(self, cue: str, lowered: str) -> bool:
         """Fast pre-check: could cue `cue` match this lower-cased text?"""
         return any(t in lowered for t in self.triggers[cue])
+
+
+def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        words = tuple(phrase.lower().split())
+        out.setdefault(words[0], []).append(words)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +68,7 @@ def cues() -> Cues:
         improve_over=re.compile(r"\bimprov\w*\s+(?:[\w-]+\s+){0,2}?(?:over|upon|on)\b", re.I),
         compared_to=re.compile(rf"\b(?:compared (?:to|with)|in comparison (?:to|with)|relative to|against|versus|vs\.?)\s", re.I),
         gain_context=re.compile(rf"\b(?:{comparatives}|{gains}|{_alt(data['improve_of'])})\b", re.I),
-        improve_of=re.compile(rf"\b{_alt(data['improve_of'])}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+$", re.I),
+        improve_of=re.compile(rf"\b{_alt(data['improve_of'])}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", re.I),
         achieve_verb=re.compile(rf"\b{_alt(data['achieve_verbs'])}\b", re.I),
         gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
         gain_before=re.compile(
@@ -74,7 +82,7 @@ def cues() -> Cues:
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
-        stops=tuple(tuple(s.lower().split()) for s in data["baseline_stop"]),
+        stops=_by_first_word(data["baseline_stop"]),
         triggers={k: tuple(v) for k, v in data["triggers"].items()},
         example_marker=re.compile(rf"^\s*(?:{_alt(data['example_markers'])})\s*", re.I),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from spacy.tokens import Doc, Span
 
@@ -16,10 +17,10 @@ from kg.nlp.pipeline import SPAN_KEY
 _SIZE_UNITS = {"M", "B", "K", "GB", "MB"}
 
 
-@dataclass(frozen=True)
-class Mention:
+class Mention(NamedTuple):
     """An entity mention: character offsets within its sentence (within the
-    document as `doc_mentions` returns them), token offsets within the document."""
+    document as `doc_mentions` returns them), token offsets within the document.
+    A tuple, because thousands are made per document."""
 
     start: int
     end: int
@@ -42,6 +43,7 @@ class Sentence:
     quantities: list[Quantity] = field(default_factory=list)
     by_token: dict[int, Mention] = field(default_factory=dict)
     token_starts: list[int] = field(default_factory=list)
+    clause_breaks: list[int] | None = None  # filled when first asked for
 
     def of(self, label: str) -> list[Mention]:
         return [m for m in self.mentions if m.label == label]
@@ -62,7 +64,8 @@ def doc_mentions(doc: Doc, text: str) -> list[Mention]:
     out = []
     for span in doc.spans.get(SPAN_KEY, []):
         a, b = span.start_char, span.end_char
-        out.append(Mention(a, b, span.label_, span._.kg_name or text[a:b], bool(span._.proposed), span.start, span.end))
+        ext = span._  # one extension accessor per span: each is an object made on access
+        out.append(Mention(a, b, span.label_, ext.kg_name or text[a:b], bool(ext.proposed), span.start, span.end))
     out.sort(key=lambda m: (m.tok_start, -m.tok_end))
     return out
 

@@ -16,7 +16,7 @@ proposes nothing by name, sentences about "our method" give nothing.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -113,11 +113,12 @@ class _Relations:
 
 
 # -- subjects ------------------------------------------------------------------
-def _clause_start(text: str, pos: int) -> int:
-    start = 0
-    for m in _CLAUSE_BREAK.finditer(text, 0, pos):
-        start = m.end()
-    return start
+def _clause_start(s: Sentence, pos: int) -> int:
+    """Where the clause holding character `pos` begins."""
+    if s.clause_breaks is None:
+        s.clause_breaks = [m.end() for m in _CLAUSE_BREAK.finditer(s.text)]
+    k = bisect_right(s.clause_breaks, pos)
+    return s.clause_breaks[k - 1] if k else 0
 
 
 def _refers_to_proposal(text: str) -> bool:
@@ -132,7 +133,7 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     def free(m: Mention) -> bool:
         return all(m.end <= a or m.start >= b for a, b in excluded)
 
-    start = _clause_start(s.text, pos)
+    start = _clause_start(s, pos)
     before = [m for m in s.of("Method") if start <= m.start and m.end <= pos and free(m)]
     proposed = [m for m in before if m.proposed]
     if proposed:
@@ -191,9 +192,8 @@ def _comparisons(s: Sentence) -> list[Comparison]:
             starts += compared
     # "improves the accuracy of BERT": the method whose result is improved.
     if c.may("improve_of", low):
-        for meth in s.of("Method"):
-            if c.improve_of.search(text[max(0, meth.start - 80):meth.start]):
-                starts.append((meth.start - 1, meth.start))
+        ends = {m.end() for m in c.improve_of.finditer(text)}
+        starts += [(meth.start - 1, meth.start) for meth in s.of("Method") if meth.start in ends]
     starts.sort()
     taken: list[tuple[int, int]] = []
     for cue_start, obj_start in starts:
@@ -259,7 +259,7 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
     after = {d.name for d in datasets if q_end <= d.start < next_start}
     if after:
         return after.pop() if len(after) == 1 else None
-    start = _clause_start(s.text, q_start)
+    start = _clause_start(s, q_start)
     before = [d for d in datasets if start <= d.start and d.end <= q_start]
     if before and re.search(r"\b(?:on|in|for|over)\s+(?:the\s+)?$", s.text[max(0, before[-1].start - 10):before[-1].start]):
         return before[-1].name

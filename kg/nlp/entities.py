@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Span
 
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
+from kg.nlp.tokens import span_text, token_view
 
 SPAN_KEY = "entities"
 
@@ -80,7 +81,7 @@ def _pair_candidates(doc: Doc, cands: list[Candidate], lex: Lexicon) -> tuple[li
                              proposed=proposed))
         out.append(Candidate(short.start, short.end, label, "abbreviation", name=name, proposed=proposed))
         forms = {short.text, short.text + "s", short.text[:-1] if short.text.endswith("s") else short.text}
-        for tok in doc[short.end:]:
+        for tok in token_view(doc)[short.end:]:
             if tok.text in forms:
                 out.append(Candidate(tok.i, tok.i + 1, label, "abbreviation", name=name))
     return out, dropped
@@ -88,15 +89,20 @@ def _pair_candidates(doc: Doc, cands: list[Candidate], lex: Lexicon) -> tuple[li
 
 def _select(cands: list[Candidate]) -> list[Candidate]:
     """Non-overlapping candidates, strongest first (see module docstring)."""
+    by_start: dict[int, list[Candidate]] = {}
+    for c in cands:
+        by_start.setdefault(c.start, []).append(c)
+
     def strength(c: Candidate) -> int:
         best = c.rank
-        for o in cands:
-            if o is not c and o.label == c.label and c.start <= o.start and o.end <= c.end \
-                    and (o.end - o.start) < (c.end - c.start) and o.source not in ("proposal", "abbreviation"):
-                best = max(best, o.rank)
+        if c.end - c.start > 1:
+            for start in range(c.start, c.end):
+                for o in by_start.get(start, ()):
+                    if o is not c and o.label == c.label and o.end <= c.end \
+                            and (o.end - o.start) < (c.end - c.start) and o.source not in ("proposal", "abbreviation"):
+                        best = max(best, o.rank)
         return best
 
-    # Only a few dozen candidates per abstract, so the pairwise look is cheap.
     scored = sorted(cands, key=lambda c: (-strength(c), -(c.end - c.start), c.start))
     taken = bytearray(max((c.end for c in cands), default=0))
     chosen = []
@@ -109,7 +115,7 @@ def _select(cands: list[Candidate]) -> list[Candidate]:
 
 
 def _keep(doc: Doc, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
-    text = doc[c.start:c.end].text
+    text = span_text(doc, c.start, c.end)
     if c.source in ("proposal", "abbreviation"):
         return True
     if text in dropped or text in lex.not_names or text.lower() in lex.generic_terms:
@@ -130,14 +136,14 @@ def settle_entities(doc: Doc) -> Doc:
     first_name: dict[str, str] = {}
     for c in chosen:
         if c.canonical and c.name is None:
-            c.name = first_name.setdefault(c.canonical, doc[c.start:c.end].text)
+            c.name = first_name.setdefault(c.canonical, span_text(doc, c.start, c.end))
 
     # One type per name (from its strongest mention); proposed if any mention is.
     label_of: dict[str, tuple[int, str]] = {}
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
     for c in chosen:
-        name = c.name or doc[c.start:c.end].text
+        name = c.name or span_text(doc, c.start, c.end)
         key = _fold(name)
         if key not in label_of or PRIORITY.get(c.source, 0) > label_of[key][0]:
             label_of[key] = (PRIORITY.get(c.source, 0), c.label)
@@ -154,8 +160,8 @@ def settle_entities(doc: Doc) -> Doc:
 
     spans = []
     for c in chosen:
-        span = Span(doc, c.start, c.end, label=label_of[_fold(c.name or doc[c.start:c.end].text)][1])
-        name = c.name or span.text
+        span = Span(doc, c.start, c.end, label=label_of[_fold(c.name or span_text(doc, c.start, c.end))][1])
+        name = c.name or span_text(doc, c.start, c.end)
         key = _fold(name)
         span._.kg_name = name
         span._.aliases = sorted(aliases.get(key, ())) or None

@@ -10,7 +10,7 @@ datasets/metrics/tasks/methods.jsonl).
 Matching: a form with a capital or a digit ("BERT", "ImageNet") matches as
 written, since folding case would make words of "GLUE" or "Replica"; an
 all-lower-case form ("semantic segmentation") matches in any case; so do a
-multi-word form and a CamelCase name of six letters or more ("Imagenet"). A plural "s" is accepted.
+multi-word form and a CamelCase name of seven letters or more ("Imagenet"). A plural "s" is accepted.
 Names that extend a known one at a hyphen or a digit ("Llama-3-8B-Instruct",
 "CIFAR-10-LT", "MATH500", "Split-CIFAR100") are variants of the same type.
 """
@@ -136,8 +136,8 @@ class GazetteerMatcher:
                 self.by_form.setdefault(form, i)
                 variants = [form] + ([p] if (p := _plural(form)) else [])
                 cased = e.case_sensitive or any(c.isupper() or c.isdigit() for c in form)
-                # A long CamelCase name ("ImageNet") is no English word in any case.
-                camel = len(form) >= 6 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:])
+                # A long CamelCase name ("ImageNet") is no English word in any case ("MuTual" would be).
+                camel = len(form) >= 7 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:])
                 for v in variants:
                     exact_docs.append(nlp.make_doc(v))
                     if not e.case_sensitive and (not cased or " " in v or camel):

@@ -21,13 +21,13 @@ from spacy.tokens import Doc, Token
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.tokens import Tok, token_view
+from kg.nlp.tokens import Tok, span_text, token_view
 
 _MAX_MODIFIERS = 4
 _CONJ = frozenset({",", "and", "or", "&", "/"})
 _DATASET_NAME_SUFFIX = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|EVAL|Set|Corpus|Suite|-\d+[KkMm])$")
 _NUMBER = re.compile(r"^[+\-]?\d[\d,.]*%?$")
-_NOT_IN_NAMES = re.compile(r"[{}()\\_'’$=<>|]")
+_NOT_IN_NAMES = re.compile(r"[{}()\\_'’$=<>|]|\+\d")
 _ROMAN = re.compile(r"^(?:I|II|III|IV|V|VI|VII|VIII|IX|X)$")
 _UNIT = re.compile(r"^\d+(?:\.\d+)?(?:[KMBT]|GB|MB|ms|s|x|×|B|k|h|M)$")
 _ALLOWED_PARTICIPLES = frozenset({"supervised", "unsupervised", "self-supervised", "semi-supervised",
@@ -73,6 +73,9 @@ def _name_like_text(text: str) -> bool:
             return False
         # "Yule-Walker", "Head-Count": capitalised words joined, no digits or inner capitals.
         if all(p[:1].isupper() and p[1:].islower() for p in parts if p):
+            return False
+        # "L2-regularized-target-loss": a compound of lower-case words.
+        if len(parts) >= 3 and all(p.islower() for p in parts[1:]):
             return False
     inner_caps = sum(c.isupper() for c in text[1:])
     if inner_caps >= 1 and (text[0].isupper() or text[0].isdigit()):
@@ -143,7 +146,7 @@ def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
                 bare.append(cand)
             continue
         # "learning" after a method word names a method family, not a task.
-        text = doc[start:tok.i + 1].text.lower()
+        text = span_text(doc, start, tok.i + 1).lower()
         if text in lex.generic_terms:
             continue
         out.append(Candidate(start, tok.i + 1, "Task", "head"))
@@ -235,7 +238,7 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
         start = _modifiers(doc, v, tok.i, lex, True, limit=2)
         if start == tok.i and low in lex.metric_heads_need_modifier:
             continue
-        text = doc[start:tok.i + 1].text.lower()
+        text = span_text(doc, start, tok.i + 1).lower()
         if text in lex.generic_terms or any(v[k].lower_ in _GENERIC_OWNERS for k in range(start, tok.i)):
             continue
         out.append(Candidate(start, tok.i + 1, "Metric", "head"))
@@ -282,7 +285,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
         mods = [v[k].lower_ for k in range(start, tok.i)]
         if any(m in lex.task_heads or m in lex.metric_heads for m in mods):
             continue
-        text = doc[start:tok.i + 1].text.lower()
+        text = span_text(doc, start, tok.i + 1).lower()
         if text in lex.generic_terms:
             continue
         out.append(Candidate(start, tok.i + 1, "Method", "head"))

@@ -18,7 +18,7 @@ from spacy.tokens import Doc, Span
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
-from kg.nlp.tokens import Tok, token_view
+from kg.nlp.tokens import Tok, doc_text, token_view
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
@@ -33,6 +33,8 @@ _CALLED = re.compile(r"\b(?:called|dubbed|named|termed|coined|nicknamed|namely|r
                      r"we (?:term|call|name|dub|coin))\b\s*[:\"“']?", re.I)
 _OUR = re.compile(r"\bour (?:proposed |new |novel )?(?:method|model|framework|approach|system|algorithm|"
                   r"architecture|technique|benchmark|dataset)\s*,\s*", re.I)
+# "the proposed FooNet": only a name right after "proposed" counts.
+_THE_PROPOSED = re.compile(r"\b(?:the|our) (?:newly )?proposed\s+", re.I)
 _APPOSITION_NOVEL = re.compile(r",\s+(?:a|an|the)\s+(?:\w+[\s-]){0,3}?(?:novel|new|simple|first|unified|"
                                r"general|lightweight|efficient|scalable|principled|flexible|training-free|"
                                r"plug-and-play)\b", re.I)
@@ -88,13 +90,14 @@ def _token_at(v: list[Tok], char: int) -> int | None:
     return lo if lo < len(v) else None
 
 
-def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool) -> Span | None:
+def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool,
+          window: int = _WINDOW) -> Span | None:
     """The first name within a few tokens after a character offset, within its sentence."""
     i = _token_at(v, start_char)
     if i is None:
         return None
     sent_end = v[i].sent_end
-    for k in range(i, min(sent_end, i + _WINDOW)):
+    for k in range(i, min(sent_end, i + window)):
         tok = v[k]
         if stop_early and tok.lower_ in _SCAN_STOP and k > i:
             return None
@@ -120,12 +123,14 @@ def find_proposals(doc: Doc) -> Doc:
     lex = lexicon()
     v = token_view(doc)
     pairs = {long.start: long for long, _ in (doc._.abbreviations or [])}
-    text = doc.text
+    text = doc_text(doc)
     found: list[tuple[Span, str]] = []
     long_of_short = {sh.start: lg for lg, sh in (doc._.abbreviations or [])}
-    for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False)):
+    for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
         for m in rx.finditer(text):
-            name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop)
+            # After "called", "our method," or "the proposed" the name comes at once.
+            window = {_THE_PROPOSED: 1, _OUR: 2, _CALLED: 3}.get(rx, _WINDOW)
+            name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop, window=window)
             if name is None and rx is _CALLED:
                 nxt = _token_at(v, m.end())
                 name = _lower_name_at(doc, v, nxt, lex) if nxt is not None else None

@@ -13,6 +13,8 @@ import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from kg.nlp.tokens import build_view, raw_tokens
+
 _TERMINAL = frozenset({".", "!", "?", "...", "…", "?!", "!?"})
 _SOFT_TERMINAL = frozenset({"etc."})
 _CLOSERS = frozenset({")", "]", '"', "'", "”", "’"})
@@ -20,15 +22,17 @@ _CLOSERS = frozenset({")", "]", '"', "'", "”", "’"})
 
 @Language.component("kg_sentences")
 def split_sentences(doc: Doc) -> Doc:
-    """Mark sentence starts in one linear pass, written with one array copy."""
-    starts = numpy.full((len(doc), 1), -1, dtype="int64")
+    """Mark sentence starts in one linear pass, written with one array copy,
+    and build the token view (kg.nlp.tokens) from the same pass."""
+    raw = raw_tokens(doc)
+    starts = []
     ended = False  # the last word token closed a sentence
     soft = False  # ... with "etc.", which needs a capital after it
-    for i, text in enumerate(t.text for t in doc):
+    for i, (text, _, _, space, _, _) in enumerate(raw):
         if i == 0:
-            starts[0, 0] = 1
+            starts.append(0)
             continue
-        if text.isspace():
+        if space:
             if "\n\n" in text:
                 ended, soft = True, False
             continue
@@ -37,9 +41,12 @@ def split_sentences(doc: Doc) -> Doc:
         if ended:
             first = text[0]
             if first.isupper() if soft else (first.isupper() or first.isdigit() or first in "(\"'[“‘"):
-                starts[i, 0] = 1
+                starts.append(i)
         ended = text in _TERMINAL or text in _SOFT_TERMINAL
         soft = text in _SOFT_TERMINAL
-    if len(doc):
-        doc.from_array(["SENT_START"], starts.view("uint64"))
+    if raw:
+        flags = numpy.full((len(raw), 1), -1, dtype="int64")
+        flags[starts, 0] = 1
+        doc.from_array(["SENT_START"], flags.view("uint64"))
+    build_view(doc, raw, starts)
     return doc

@@ -43,7 +43,10 @@ class CleaningTokenizer:
         self.inner = inner
 
     def __call__(self, text: str) -> Doc:
-        return self.inner(clean(text))
+        cleaned = clean(text)
+        doc = self.inner(cleaned)
+        doc.user_data["kg_text"] = cleaned  # Doc.text would re-join every token
+        return doc
 
     def pipe(self, texts, batch_size: int = 1000):
         for text in texts:

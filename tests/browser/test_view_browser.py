@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from kg.build import build, demo_corpus
+from kg.build import build
 from kg.store import KGStore
+from kg.view import write_view
 from view_corpus import HOSTILE_TITLE, PWN_SCRIPT, write_corpus
 
 pytestmark = pytest.mark.browser
@@ -48,10 +49,11 @@ def count(store, q) -> int:
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("demo") / "out"
-    build([demo_corpus()], out)
-    return out
+def demo(demo_build, tmp_path_factory):
+    """The demo build's store, and its view written as `kg build` writes it."""
+    html = tmp_path_factory.mktemp("demo-view") / "graph.html"
+    write_view(KGStore.at(demo_build, read_only=True), html)
+    return demo_build, html
 
 
 @pytest.fixture(scope="module")
@@ -89,8 +91,8 @@ def click_node(page, label: str) -> None:
 
 
 def test_demo_view_draws_every_entity_offline(open_view, demo):
-    store = KGStore.at(demo, read_only=True)
-    view = open_view(demo / "graph.html")
+    store = KGStore.at(demo[0], read_only=True)
+    view = open_view(demo[1])
     assert_offline_and_clean(view)
     assert view.page.evaluate(DRAWN_NODES) == count(store, ENTITY_COUNT_Q) > 0
     assert view.page.evaluate("Object.keys(kgView.network.body.edges).length") == count(store, RELATION_COUNT_Q)
@@ -105,10 +107,10 @@ def test_demo_view_draws_every_entity_offline(open_view, demo):
 
 
 def test_search_finds_a_node_by_an_alias_and_centres_on_it(open_view, demo):
-    rows = list(KGStore.at(demo, read_only=True).query(ALIAS_Q))
+    rows = list(KGStore.at(demo[0], read_only=True).query(ALIAS_Q))
     assert rows, "the demo corpus names some entity by an alias"
     label, alias = rows[0]["label"].value, rows[0]["alias"].value
-    view = open_view(demo / "graph.html")
+    view = open_view(demo[1])
     page = view.page
     search(page, alias)
     target = node_id(page, label)
@@ -122,8 +124,8 @@ def test_search_finds_a_node_by_an_alias_and_centres_on_it(open_view, demo):
 
 
 def test_filters_hide_an_entity_type_and_a_relation(open_view, demo):
-    store = KGStore.at(demo, read_only=True)
-    page = open_view(demo / "graph.html").page
+    store = KGStore.at(demo[0], read_only=True)
+    page = open_view(demo[1]).page
     total, edges = page.evaluate(VISIBLE_NODES), page.evaluate(VISIBLE_EDGES)
     page.uncheck("#kg-type-filters input[data-filter=Method]")
     assert page.evaluate(VISIBLE_NODES) == total - count(store, TYPE_COUNT_Q)
