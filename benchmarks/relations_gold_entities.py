@@ -30,6 +30,9 @@ from kg.nlp import SPAN_KEY  # noqa: E402
 import kg.extract.relations  # noqa: E402,F401  registers kg_relations
 
 
+_MAKER = spacy.blank("en")  # makes the pattern docs for the phrase matcher
+
+
 def gold_spans(doc, gold: dict) -> list[Span]:
     """The gold entities as spans of `doc`, each with its gold name and flags."""
     info = {}
@@ -49,7 +52,7 @@ def gold_spans(doc, gold: dict) -> list[Span]:
             spans.append(span)
     else:
         matcher = PhraseMatcher(doc.vocab, attr="LOWER")
-        maker = spacy.blank("en")
+        maker = _MAKER
         keys = {}
         for (etype, form), e in info.items():
             key = f"{etype}|{form}"

@@ -213,6 +213,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if (args.pred is None) == (args.input is None):
         return _err("give either PRED.jsonl or --input INPUT.jsonl (not both, not neither)")
+    skipped = 0
     try:
         gold = list(read_records(args.gold))
         if args.pred is not None:
@@ -226,6 +227,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             pred = [rec for _, rec in extractor.records(read_inputs([args.input], report, None))]
             for s in report.skipped:
                 print(f"kg: skipped {s}", file=sys.stderr)
+            skipped = len(report.skipped)
     except (EvalError, ValueError, FileNotFoundError) as err:
         return _err(str(err))
     result = evaluate(gold, pred)
@@ -236,7 +238,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         print("\n".join(result.lines(errors=args.errors)))
-    return 0
+    return 1 if skipped else 0
 
 
 # -- parser -------------------------------------------------------------------

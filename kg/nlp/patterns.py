@@ -47,7 +47,6 @@ _ALLOWED_GERUNDS = frozenset({"learning", "processing", "modeling", "modelling",
                               "prompting", "voting", "pooling", "boosting", "hashing", "fine-tuning",
                               "pre-training", "pretraining", "tuning", "smoothing", "splatting", "testing",
                               "matting", "rendering", "grounding", "bidding", "pricing", "trading"})
-_STOP_BEFORE_TASK = frozenset({"of", "for"})
 
 
 def is_name_like(tok: Token | Tok, lex: Lexicon | None = None) -> bool:
