@@ -23,12 +23,14 @@ class Cues:
     compared_to: re.Pattern  # "compared to", "in comparison with"
     gain_context: re.Pattern  # a comparative or gain word that makes "compared to" a gain
     improve_of: re.Pattern  # "improves the accuracy of"
+    margin_over: re.Pattern  # a margin written before its baseline: "+1.2% over", "3 points over"
     achieve_verb: re.Pattern
     gain_after: re.Pattern  # right after a number: "improvement", "faster"
     gain_before: re.Pattern  # right before a number: "by", "an improvement of"
     evaluation: re.Pattern
     self_reference: re.Pattern  # "our method", "the proposed approach", "we"
     it_reference: re.Pattern  # "it" as a subject
+    definite_reference: re.Pattern  # "the optimizer", "the detector": the paper's method named by its kind
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     drop_first: frozenset[str]
@@ -49,6 +51,14 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]
     return {k: tuple(v) for k, v in out.items()}
 
 
+# Words after which "it" is an object ("compared with it", "makes it"), not the subject.
+_NOT_BEFORE_SUBJECT_IT = _alt([
+    "of", "to", "on", "in", "for", "with", "from", "by", "into", "onto", "over", "than", "as", "at", "about",
+    "under", "upon", "via", "against", "make", "makes", "making", "made", "render", "renders", "apply", "applies",
+    "applying", "applied", "use", "uses", "using", "used", "train", "trains", "training", "call", "calls", "called",
+    "is", "are", "was", "were", "be", "been", "let", "lets", "keep", "keeps", "find", "finds", "found"])
+
+
 @lru_cache(maxsize=1)
 def cues() -> Cues:
     path = resources.files("kg.resources") / "relations" / "cues.json"
@@ -65,10 +75,14 @@ def cues() -> Cues:
         comparative_than=re.compile(rf"\b{comparatives}\b(?:\s+[\w-]+){{0,3}}?\s+than\b(?!\s+[\d.]+)", re.I),
         gain_over=re.compile(rf"\b{nouns}\b(?:[^.;:]|\.(?=\d)){{0,60}}?\b(?:over|upon|against|compared (?:to|with)|relative to|in comparison (?:to|with))\b",
                              re.I),
-        improve_over=re.compile(r"\bimprov\w*\s+(?:[\w-]+\s+){0,2}?(?:over|upon|on)\b", re.I),
+        # "improves over", "improves final test accuracy over"; "on" only right after the verb's object.
+        improve_over=re.compile(r"\bimprov\w*\s+(?:(?:[\w-]+\s+){0,4}?(?:over|upon)|(?:[\w-]+\s+){0,2}?on)\b", re.I),
         compared_to=re.compile(rf"\b(?:compared (?:to|with)|in comparison (?:to|with)|relative to|against|versus|vs\.?)\s", re.I),
         gain_context=re.compile(rf"\b(?:{comparatives}|{gains}|{_alt(data['improve_of'])})\b", re.I),
         improve_of=re.compile(rf"\b{_alt(data['improve_of'])}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", re.I),
+        margin_over=re.compile(
+            r"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|points?|pts|pp)?|\d+(?:\.\d+)?\s?(?:points?|pts|pp|x|\u00d7))"
+            r"\s+(?:(?:absolute|relative|higher|better|more|lower|less|fewer)\s+)?(?:over|against)\s", re.I),
         achieve_verb=re.compile(rf"\b{_alt(data['achieve_verbs'])}\b", re.I),
         gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
         gain_before=re.compile(
@@ -78,7 +92,12 @@ def cues() -> Cues:
         self_reference=re.compile(
             rf"\b(?:(?:our|the proposed|this|the presented|the resulting|the new)\s+(?:[\w-]+\s+){{0,3}}?{method_nouns}s?\b|"
             rf"we\b|ours\b)", re.I),
-        it_reference=re.compile(r"(?:^|[,;:]\s*|\b(?:that|and|where)\s+)it\s", re.I),
+        it_reference=re.compile(
+            rf"(?:^|[,;:(]\s*|\b(?!{_NOT_BEFORE_SUBJECT_IT}\b)[\w-]+\s+)it\s"
+            rf"|\bits\s+(?:[\w-]+\s+){{0,2}}?{nouns}", re.I),
+        definite_reference=re.compile(
+            rf"\b(?:the|this)\s+(?!(?:{_alt(data['baseline_modifiers'])}|teacher|dense|base|full|same|student)\b)"
+            rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?!of\b|in\b|that\b|which\b|is\s+(?:a|an|the)\b)", re.I),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),

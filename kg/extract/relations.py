@@ -123,7 +123,7 @@ def _clause_start(s: Sentence, pos: int) -> int:
 
 def _refers_to_proposal(text: str) -> bool:
     c = cues()
-    return bool(c.self_reference.search(text) or c.it_reference.search(text))
+    return bool(c.self_reference.search(text) or c.it_reference.search(text) or c.definite_reference.search(text))
 
 
 def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> tuple[str | None, float]:
@@ -186,10 +186,17 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
         if c.may(name, low):
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text)]
+    if c.may("margin_over", low):
+        starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text)]
     if c.may("compared_to", low):
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text)]
-        if compared and (c.gain_context.search(text) or any(_is_gain(s, q) for q in s.quantities)):
-            starts += compared
+        gainful = bool(compared) and (c.gain_context.search(text) or any(_is_gain(s, q) for q in s.quantities))
+        for cue_start, obj_start in compared:
+            other = _OTHER_SCORE.match(text, obj_start)
+            if other and _beats(s, cue_start, other):
+                starts.append((cue_start, other.end()))
+            elif gainful:
+                starts.append((cue_start, obj_start))
     # "improves the accuracy of BERT": the method whose result is improved.
     if c.may("improve_of", low):
         ends = {m.end() for m in c.improve_of.finditer(text)}
@@ -201,15 +208,81 @@ def _comparisons(s: Sentence) -> list[Comparison]:
             continue
         subject, conf = _subject(s, cue_start)
         if subject is None:
+            subject, conf = _fronted_subject(s, cue_start, obj_start)
+        if subject is None:
             continue
         baselines = baselines_from(s, obj_start, subject)
         baselines = [b for b in baselines if b.name != subject]
         if not baselines:
             continue
+        baselines += _coordinated(s, max(b.end for b in baselines), subject)
         end = max(b.end for b in baselines)
         taken.append((obj_start, end))
         found.append(Comparison(subject, baselines, cue_start, end))
     return found
+
+
+# "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
+_OTHER_SCORE = re.compile(r"\s*(?:only\s+|just\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+(?:for|of|by|from|with)\s+(?:the\s+|a\s+|an\s+)?")
+_LOWER_IS_BETTER = re.compile(
+    r"\b(?:error|wer|cer|ter|eer|fid|kid|perplexity|ppl|loss|latency|time|memory|mse|rmse|mae|distance|cost|energy|bpd|bits?)\b", re.I)
+
+
+def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
+    """ "an FID of 2.71, compared with 3.17 for DDPM": a comparison of two
+    scores in the one metric the sentence names, kept only when the first is
+    the better one (lower for errors, distances and costs)."""
+    metrics = {m.name for m in s.of("Metric")}
+    mine = [q for q in s.quantities if q.end <= cue_start and q.from_value is None and _metric_near(s, q, _run_end(s, q))]
+    if len(metrics) != 1 or not mine:
+        return False
+    try:
+        ours, theirs = float(mine[-1].value), float(other.group("num"))
+    except ValueError:
+        return False
+    if ours == theirs:
+        return False
+    lower_better = bool(_LOWER_IS_BETTER.search(metrics.pop()))
+    return (ours < theirs) == lower_better
+
+
+# A comparison written first: "Compared with X, ...", "Against X at equal cost, ...".
+_FRONTED = re.compile(r"^\s*(?:(?:however|moreover|furthermore|in addition|finally|overall|notably|in particular),?\s+)?$", re.I)
+
+
+def _fronted_subject(s: Sentence, cue_start: int, obj_start: int) -> tuple[str | None, float]:
+    """The subject of a sentence that opens with its comparison: the proposed
+    method named after the comparison's comma, else the paper's proposal."""
+    if not _FRONTED.match(s.text[:cue_start]) or not cues().compared_to.match(s.text, cue_start):
+        return None, 0.0
+    comma = s.text.find(",", obj_start)
+    if comma < 0:
+        return None, 0.0
+    after = [m for m in s.of("Method") if m.start > comma]
+    if after and after[0].proposed:
+        return after[0].name, 0.7
+    if s.main and not after:
+        return s.main, 0.6
+    return None, 0.0
+
+
+# "outperforms A by 2.1 points and B by 0.8": what ends one baseline's margin before the next.
+_NEXT_BY = re.compile(r"\s*by\s+(?:[^,;.()]|\.(?=\d)){1,40}?(?:,\s*(?:and\s+)?|\s+and\s+|\s+as well as\s+)(?:the\s+)?")
+
+
+def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
+    """Further named baselines each with its own margin: "... B by a wide margin"."""
+    out: list[Baseline] = []
+    methods = s.of("Method")
+    while True:
+        step = _NEXT_BY.match(s.text, end)
+        if not step:
+            return out
+        nxt = next((m for m in methods if m.start == step.end()), None)
+        if nxt is None or nxt.name == subject or nxt.proposed or not re.match(r"\s+by\b", s.text[nxt.end:]):
+            return out
+        out.append(Baseline(nxt.name, nxt.start, nxt.end, named=True))
+        end = nxt.end
 
 
 def _is_gain(s: Sentence, q: Quantity) -> bool:
@@ -233,7 +306,8 @@ def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
     for m in s.of("Metric"):
         gap = text[m.end:q.start]
         if m.end <= q.start and re.fullmatch(
-                r"\s*(?:\(\w+\)\s*)?(?:scores?|values?|rates?|results?)?\s*(?:of|=|:|is|was|reaches|reached|at|to|by|as high as|as low as|as)?"
+                r"\s*(?:\(\w+\)\s*)?(?:scores?|values?|rates?|results?|(?:(?:absolute|relative)\s+)?(?:reductions?|improvements?|gains?|increases?|decreases?|drops?))?"
+                r"\s*(?:of|=|:|is|was|reaches|reached|at|to|by|as high as|as low as|as)?"
                 r"\s*(?:only|just|up to|over|about|around|nearly|almost|approximately|more than|less than|a|an|an average of|on average|~)?\s*(?:the\s+)?",
                 gap, re.I):
             return m.name
@@ -287,7 +361,7 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
                            dataset=_dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), gain=q.gain)
                 conf += 0.1
             else:
-                rel.update(metric=_only_metric(s), dataset=_only_dataset(s))
+                rel.update(metric=_only_metric(s), dataset=_dataset_after(s, comp.end) or _only_dataset(s))
             found.add(s, rel, conf)
 
 
@@ -334,9 +408,10 @@ def _pair(baselines: list[Baseline], qs: list[Quantity], s: Sentence) -> list[tu
     several margins."""
     if not qs:
         return [(b, None) for b in baselines]
-    if len(qs) == len(baselines):
+    interleaved = len(baselines) > 1 and any(baselines[0].end <= q.start < baselines[-1].start for q in qs)
+    if len(qs) == len(baselines) and not interleaved:
         return list(zip(baselines, qs))
-    if len(qs) == 1:
+    if len(qs) == 1 and not interleaved:
         return [(b, qs[0]) for b in baselines]
     if len(baselines) == 1:
         return [(baselines[0], q) for q in qs]
@@ -384,6 +459,20 @@ def _metric_stated_before(s: Sentence, q: Quantity) -> str | None:
     if not before or len({m.name for m in s.of("Metric")}) > 1:
         return None
     return before[-1].name
+
+
+_ON_DATASET = re.compile(r"\s*(?:[\w-]+\s+){0,6}?(?:on|in|across)\s+(?:the\s+)?")
+
+
+def _dataset_after(s: Sentence, end: int) -> str | None:
+    """ "outperforms X on seven of the eight GLUE tasks": the dataset a comparison names after its baseline."""
+    at = _ON_DATASET.match(s.text, end)
+    if not at:
+        return None
+    window = s.text.find(",", at.end())
+    window = len(s.text) if window < 0 else window
+    found = [d for d in s.of("Dataset") if at.end() <= d.start < window]
+    return found[0].name if found else None
 
 
 def _only_dataset(s: Sentence) -> str | None:

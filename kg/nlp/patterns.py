@@ -187,12 +187,12 @@ def _task_context(doc: Doc, v: list[Tok], start: int, head: int, lex: Lexicon) -
 _TOOL_NOUNS = frozenset({"system", "systems", "method", "methods", "framework", "frameworks", "approach",
                          "approaches", "model", "models", "pipeline", "technique", "techniques", "algorithm",
                          "algorithms", "tool", "tools"})
-_GERUND_CONTEXT = frozenset({"for", "in", "of"})
+_GERUND_CONTEXT = frozenset({"for"})
 
 
 def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     """ "for estimating passage quality": a task said with a verb in -ing
-    after "for", "in" or "of", and up to four content words after it."""
+    after "for", and up to four content words after it."""
     out = []
     for tok in v:
         low = tok.lower_
