@@ -123,7 +123,7 @@ def _clause_start(s: Sentence, pos: int) -> int:
 
 def _refers_to_proposal(text: str) -> bool:
     c = cues()
-    return bool(c.self_reference.search(text) or c.it_reference.search(text) or c.definite_reference.search(text))
+    return bool(c.self_reference.search(text) or c.it_reference.search(text))
 
 
 def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> tuple[str | None, float]:
@@ -146,6 +146,8 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
         return None, 0.0  # "our method" with nothing proposed by name
     if others:
         return others[-1].name, 0.6
+    if s.main and cues().definite_reference.search(s.text[start:pos]):
+        return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
     if whole:
         return whole[-1].name, 0.7
