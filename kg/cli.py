@@ -17,6 +17,16 @@ from kg import __version__
 DEFAULT_OUT = "outputs"
 
 
+def _module_doc(module: str) -> str:
+    """A module's docstring without importing it: importing kg.eval loads spaCy,
+    which would cost every `kg` command seconds of start-up."""
+    import ast
+    import importlib.util
+
+    origin = importlib.util.find_spec(module).origin
+    return ast.get_docstring(ast.parse(Path(origin).read_text(encoding="utf-8"))) or ""
+
+
 def _err(msg: str) -> int:
     print(f"kg: error: {msg}", file=sys.stderr)
     return 2
@@ -363,7 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: DIR/view.html)")
     sp.set_defaults(func=cmd_view)
 
-    from kg.eval import __doc__ as eval_rules
+    eval_rules = _module_doc("kg.eval")
     sp = sub.add_parser("eval", help="score extraction records against gold records (P, R, F1)",
                         description="Score predicted extraction records against gold records: precision, recall "
                                     "and F1 per entity type, for proposed methods and per relation type. "

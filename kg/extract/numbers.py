@@ -82,7 +82,7 @@ _OTHER_NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:\.\d+)?")
 
 def _gain(text: str, start: int, end: int, unit: str | None) -> str | None:
     """ "absolute" or "relative" when the words right around the number say so."""
-    before = text[max(0, start - 30):start]
+    before = text[max(0, start - 40):start]
     after = text[end:end + 25]
     # Only the words up to the nearest other number count, so that in
     # "2.1% absolute and 3% relative" each number keeps its own word.

@@ -36,11 +36,11 @@ class Cues:
     drop_first: frozenset[str]
     stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
     example_marker: re.Pattern
-    triggers: dict[str, tuple[str, ...]]  # cue name -> substrings, one of which it needs
+    triggers: dict[str, re.Pattern]  # cue name -> its trigger substrings as one pattern
 
     def may(self, cue: str, lowered: str) -> bool:
         """Fast pre-check: could cue `cue` match this lower-cased text?"""
-        return any(t in lowered for t in self.triggers[cue])
+        return self.triggers[cue].search(lowered) is not None
 
 
 def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
@@ -52,11 +52,11 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]
 
 
 # Words after which "it" is an object ("compared with it", "makes it"), not the subject.
-_NOT_BEFORE_SUBJECT_IT = _alt([
+_NOT_BEFORE_SUBJECT_IT = (
     "of", "to", "on", "in", "for", "with", "from", "by", "into", "onto", "over", "than", "as", "at", "about",
     "under", "upon", "via", "against", "make", "makes", "making", "made", "render", "renders", "apply", "applies",
     "applying", "applied", "use", "uses", "using", "used", "train", "trains", "training", "call", "calls", "called",
-    "is", "are", "was", "were", "be", "been", "let", "lets", "keep", "keeps", "find", "finds", "found"])
+    "is", "are", "was", "were", "be", "been", "let", "lets", "keep", "keeps", "find", "finds", "found")
 
 
 @lru_cache(maxsize=1)
@@ -93,15 +93,16 @@ def cues() -> Cues:
             rf"\b(?:(?:our|the proposed|this|the presented|the resulting|the new)\s+(?:[\w-]+\s+){{0,3}}?{method_nouns}s?\b|"
             rf"we\b|ours\b)", re.I),
         it_reference=re.compile(
-            rf"(?:^|[,;:(]\s*|\b(?!{_NOT_BEFORE_SUBJECT_IT}\b)[\w-]+\s+)it\s"
-            rf"|\bits\s+(?:[\w-]+\s+){{0,2}}?{nouns}", re.I),
+            r"\bit\s" + "".join(rf"(?<!\b{w}\sit\s)" for w in _NOT_BEFORE_SUBJECT_IT) +
+            # "its advantage over": the text given ends where the cue word starts.
+            rf"|\bits\s+(?:[\w-]+\s+){{0,2}}$", re.I),
         definite_reference=re.compile(
-            rf"\b(?:the|this)\s+(?!(?:{_alt(data['baseline_modifiers'])}|teacher|dense|base|full|same|student)\b)"
-            rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?!of\b|in\b|that\b|which\b|is\s+(?:a|an|the)\b)", re.I),
+            rf"\b(?:the|this)\s+(?!(?:{_alt(data['baseline_modifiers'])}|teacher|dense|base|full|same|student|best|top|strongest|largest|smallest)\b)"
+            rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!of\b|in\b|that\b|which\b|is\s+(?:a|an|the)\b)", re.I),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
-        triggers={k: tuple(v) for k, v in data["triggers"].items()},
+        triggers={k: re.compile("|".join(map(re.escape, v))) for k, v in data["triggers"].items()},
         example_marker=re.compile(rf"^\s*(?:{_alt(data['example_markers'])})\s*", re.I),
     )

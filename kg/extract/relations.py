@@ -18,15 +18,18 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
+from numpy import flatnonzero
+from spacy.attrs import SENT_START
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
+from kg.nlp.tokens import doc_text
 
 _CLAUSE_BREAK = re.compile(r"[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b", re.I)
 
@@ -54,13 +57,15 @@ class RelationFinder:
         self.min_confidence = min_confidence
 
     def __call__(self, doc: Doc) -> Doc:
-        text = doc.text
+        text = doc_text(doc)
         ents = doc_mentions(doc, text)
         main = _main_proposal(ents, text)
         starts = [m.tok_start for m in ents]
         found = _Relations()
-        for sent in doc.sents:
+        for sent in _sentences(doc):
             lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
+            if lo == hi and main is None:
+                continue  # no entity and no proposal to stand for "we" or "it": nothing to relate
             s = sentence_view(sent, text, [m for m in ents[lo:hi] if m.tok_end <= sent.end], main)
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
@@ -69,6 +74,19 @@ class RelationFinder:
             _addresses(s, found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
+
+
+def _sentences(doc: Doc) -> Iterator[Span]:
+    """The sentences of `doc`, read from its sentence-start flags in one array
+    (Doc.sents makes a Token object for every token of the text)."""
+    if not len(doc):
+        return
+    flags = doc.to_array([SENT_START]).view("int64")
+    bounds = [int(i) for i in flatnonzero(flags == 1) if i > 0] + [len(doc)]
+    start = 0
+    for end in bounds:
+        yield doc[start:end]
+        start = end
 
 
 _OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)
@@ -227,7 +245,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
 # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
 _OTHER_SCORE = re.compile(r"\s*(?:only\s+|just\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+(?:for|of|by|from|with)\s+(?:the\s+|a\s+|an\s+)?")
 _LOWER_IS_BETTER = re.compile(
-    r"\b(?:error|wer|cer|ter|eer|fid|kid|perplexity|ppl|loss|latency|time|memory|mse|rmse|mae|distance|cost|energy|bpd|bits?)\b", re.I)
+    r"\b(?:error|miss|wer|cer|ter|eer|fid|kid|perplexity|ppl|loss|latency|time|memory|mse|rmse|mae|distance|cost|energy|bpd|bits?)\b", re.I)
 
 
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
