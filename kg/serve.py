@@ -10,8 +10,10 @@ Routes
 
 Safety: the store is opened read-only by the workers and no route accepts an
 update; SERVICE is refused before the engine sees the query (kg.sparql.guard);
-each query runs in a worker process that is killed at the time limit
-(kg.sparql.workers); results stop at a row cap; the server binds to
+a malformed query is answered 400 in the request thread (kg.sparql.syntax);
+each query runs in a worker process that is killed at the time limit, and
+long queries get stand-in workers up to a cap, so runaway clients cannot
+hold every worker (kg.sparql.workers.QueryPool); results stop at a row cap; the server binds to
 127.0.0.1 unless told otherwise and sends CORS headers only when asked to.
 Nothing it serves loads anything from the network.
 """
@@ -32,6 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 from kg.sparql.guard import QueryRefused, check_query
 from kg.sparql.ready import ReadyQuestionError, ready_questions
 from kg.sparql.results import SHORT_NAMES, parse_accept
+from kg.sparql.syntax import syntax_error
 from kg.sparql.workers import PoolBusy, QueryJob, QueryPool, QueryTimeout
 
 MAX_BODY = 1_000_000  # bytes of a POSTed query; real queries are far smaller
@@ -46,12 +49,19 @@ class ServeConfig:
     timeout: float = 10.0
     max_rows: int = 10_000
     workers: int = 2
+    # a query running this long is a long one and gets a stand-in worker (kg.sparql.workers.QueryPool)
+    long_after: float = 2.0
     cors: str | None = None
     quiet: bool = False
 
 
 def _store_dir(build_dir: Path) -> Path:
+    """The store folder, found as KGStore.at finds it: finishing first a build commit
+    that is under way or was interrupted, so that a server started in that instant
+    does not find the store folder moved aside and report that there is none."""
+    from kg.io.outputs import recover
     from kg.store import store_path
+    recover(build_dir)
     return store_path(build_dir)
 
 
@@ -71,7 +81,8 @@ class SparqlServer(ThreadingHTTPServer):
             raise StoreError(f"no store at {store}; build one first with `kg build -o DIR`")
         self.config = config
         self.questions = ready_questions()
-        self.pool = QueryPool(str(store), workers=config.workers, prefixes=_prefixes())
+        self.pool = QueryPool(str(store), workers=config.workers, prefixes=_prefixes(),
+                              slow_after=min(config.long_after, config.timeout / 2))
         self._view_lock = threading.Lock()
         self._view_cache: bytes | None = None
         try:
@@ -262,6 +273,10 @@ class SparqlHandler(BaseHTTPRequestHandler):
             check_query(text)
         except QueryRefused as err:
             return self._error(403, str(err))
+        # Here, not in a worker: a malformed query is a 400 even when every worker is busy.
+        problem = syntax_error(text)
+        if problem:
+            return self._error(400, f"SPARQL syntax error: {problem}")
         cfg = self.server.config
         job = QueryJob(text=text, accepted=self._accepted(params), max_rows=cfg.max_rows,
                        default_graphs=params.get("default-graph-uri", []),

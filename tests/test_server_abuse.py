@@ -110,3 +110,100 @@ def test_server_keeps_answering_after_the_runaway_worker_was_killed(server):
     for q in list(ready_questions().values())[:3]:
         status, body = ask(server, "GET", f"/ask/{q.name}")
         assert status == 200 and b'"results"' in body
+
+
+def wait_for(condition, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the server did not reach the expected state"
+        time.sleep(0.01)
+
+
+@pytest.fixture(scope="module")
+def two_worker_server(demo_build):
+    srv = make_server(ServeConfig(build_dir=Path(demo_build), port=0, workers=2, timeout=TIMEOUT, quiet=True))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_as_many_runaway_clients_as_workers_do_not_starve_the_others(two_worker_server):
+    srv = two_worker_server
+    questions = list(ready_questions().values())
+    stop = threading.Event()
+    runaway: list[tuple[float, float, int]] = []  # (start, end, status)
+    served: list[tuple[float, float, int]] = []
+
+    def abuser() -> None:
+        while not stop.is_set():
+            t0 = time.monotonic()
+            status, _ = ask(srv, "POST", "/sparql", RUNAWAY.encode(), "application/sparql-query")
+            runaway.append((t0, time.monotonic(), status))
+
+    def ordinary(seed: int) -> None:
+        i = seed
+        while not stop.is_set():
+            q = questions[i % len(questions)]
+            i += 1
+            t0 = time.monotonic()
+            status, _ = ask(srv, "GET", f"/ask/{q.name}")
+            served.append((t0, time.monotonic(), status))
+
+    abusers = [threading.Thread(target=abuser, daemon=True) for _ in range(2)]
+    for a in abusers:
+        a.start()
+    wait_for(lambda: srv.pool.long_queries() == 2)  # both runaways now count as long queries
+    clients = [threading.Thread(target=ordinary, args=(i,), daemon=True) for i in range(3)]
+    for c in clients:
+        c.start()
+    time.sleep(TIMEOUT)
+    stop.set()
+    for t in clients + abusers:
+        t.join(timeout=60)
+
+    assert runaway and {s for _, _, s in runaway} == {503}
+    assert served and {s for _, _, s in served} == {200}
+    # The ordinary clients never waited for a runaway query to end.
+    waits = sorted(end - start for start, end, _ in served)
+    assert len(served) >= 10
+    assert waits[len(waits) // 2] < 1.0 and waits[-1] < TIMEOUT, waits
+
+
+def test_a_third_long_query_is_stopped_early_to_keep_the_reserve(two_worker_server):
+    srv = two_worker_server
+    out: dict[int, tuple[int, bytes, float]] = {}
+
+    def send(i: int) -> None:
+        t0 = time.monotonic()
+        status, body = ask(srv, "POST", "/sparql", RUNAWAY.encode(), "application/sparql-query")
+        out[i] = (status, body, time.monotonic() - t0)
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    wait_for(lambda: srv.pool.long_queries() == 2)
+    send(2)  # two long queries run already, the most a 2-worker server allows
+    for t in threads:
+        t.join(timeout=60)
+    assert [s for s, _, _ in out.values()] == [503, 503, 503]
+    status, body, took = out[2]
+    assert b"long queries" in body and took < TIMEOUT
+    status, body = ask(srv, "GET", f"/ask/{next(iter(ready_questions()))}")
+    assert status == 200
+
+
+def test_malformed_query_is_400_while_every_worker_is_busy(two_worker_server):
+    srv = two_worker_server
+    threads = [threading.Thread(target=ask, args=(srv, "POST", "/sparql", RUNAWAY.encode(),
+                                                  "application/sparql-query")) for _ in range(2)]
+    for t in threads:
+        t.start()
+    wait_for(lambda: srv.pool.idle() == 0)
+    t0 = time.monotonic()
+    for text in (b"SELEKT ?x WHERE { ?x ?y }", b"ASK { ?s ?p }", b"SELECT * WHERE { ?s ?p ?o } LIMIT x"):
+        status, body = ask(srv, "POST", "/sparql", text, "application/sparql-query")
+        assert status == 400 and body.startswith(b"SPARQL syntax error: error at 1:"), body
+    assert time.monotonic() - t0 < 0.5  # answered without waiting for a worker
+    for t in threads:
+        t.join(timeout=60)
