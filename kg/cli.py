@@ -156,11 +156,21 @@ def cmd_query(args: argparse.Namespace) -> int:
         return _err(str(err))
     except OSError as err:  # the -f file
         return _err(f"cannot read {err.filename}: {err.strerror}")
+    if args.timeout is not None and args.timeout <= 0:
+        return _err("--timeout must be positive")
+    from kg.sparql.timed import QueryFailed, QueryTimeout, query_with_timeout
     try:
-        results = store.query(text)
-        sys.stdout.write(format_results(results, args.output_format))
+        if args.timeout is None:
+            results = store.query(text)
+        else:  # in a worker process that is killed at the limit: the work really stops
+            results = query_with_timeout(str(store.path), text, args.timeout)
+        sys.stdout.write(results if isinstance(results, str) else format_results(results, args.output_format))
     except SyntaxError as err:
         return _err(f"SPARQL syntax error: {err}")
+    except QueryTimeout as err:
+        return _err(f"{err}; simplify the query or add a LIMIT")
+    except QueryFailed as err:
+        return _err(str(err))
     return 0
 
 
@@ -330,6 +340,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
     sp.add_argument("--format", dest="output_format", choices=["table", "csv", "tsv", "json"], default="table",
                     help="result format (default: table)")
+    sp.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                    help="stop the query after this long; it then runs in a worker process that is killed "
+                         "at the limit (default: no limit)")
     sp.set_defaults(func=cmd_query)
 
     sp = sub.add_parser("serve", help="serve the store as a read-only SPARQL endpoint, with the view and a query page",

@@ -144,3 +144,50 @@ def test_workers_must_be_a_positive_number(capsys):
         main(["extract", "x.jsonl", "--workers", "0"])
     assert exc.value.code == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+_KILLED_PARENT = """
+import itertools, multiprocessing, sys
+from kg.extract.parallel import parallel_records
+from kg.model import Abstract
+endless = (Abstract(id=f"a{i}", text="We train BERT on SQuAD.") for i in itertools.count())
+for n, _ in enumerate(parallel_records(endless, workers=2, chunk_size=2)):
+    if n == 0:
+        print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_workers_exit_when_their_parent_is_killed():
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_PARENT], stdout=subprocess.PIPE, text=True, env=env)
+    pids = [int(p) for p in proc.stdout.readline().split()]
+    assert len(pids) == 2
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 20
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.5)
+        alive = [p for p in alive if _running(p)]
+    assert alive == []
+
+
+def _running(pid: int) -> bool:
+    import os
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A worker that exited but is not yet reaped by init still counts as gone.
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

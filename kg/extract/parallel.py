@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
@@ -76,8 +77,25 @@ def _init_worker(gazetteers: list[str]) -> None:
     # Ctrl-C is the parent's to handle: it stops sending chunks and shuts the
     # pool down, instead of every worker printing its own traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
 
     _worker_extractor = Extractor(gazetteers)
+
+
+def _exit_with_parent() -> None:
+    """A worker whose parent was killed (SIGTERM, SIGKILL) would wait for work
+    forever: it holds the task pipe open itself. A watcher ends it."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="kg-parent-watch", daemon=True).start()
 
 
 def _extract_chunk(chunk: list[Abstract]) -> list[dict]:

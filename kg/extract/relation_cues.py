@@ -38,6 +38,8 @@ class Cues:
     example_marker: re.Pattern
     triggers: dict[str, re.Pattern]  # cue name -> its trigger substrings as one pattern
 
+    any_trigger: re.Pattern  # every trigger of every cue: a sentence without one compares nothing
+
     def may(self, cue: str, lowered: str) -> bool:
         """Fast pre-check: could cue `cue` match this lower-cased text?"""
         return self.triggers[cue].search(lowered) is not None
@@ -104,5 +106,6 @@ def cues() -> Cues:
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
         triggers={k: re.compile("|".join(map(re.escape, v))) for k, v in data["triggers"].items()},
+        any_trigger=re.compile("|".join(sorted({re.escape(w) for v in data["triggers"].values() for w in v}, key=len, reverse=True))),
         example_marker=re.compile(rf"^\s*(?:{_alt(data['example_markers'])})\s*", re.I),
     )

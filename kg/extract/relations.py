@@ -64,8 +64,8 @@ class RelationFinder:
         found = _Relations()
         for sent in _sentences(doc):
             lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
-            if lo == hi and main is None:
-                continue  # no entity and no proposal to stand for "we" or "it": nothing to relate
+            if lo == hi and (main is None or not cues().any_trigger.search(text[sent.start_char:sent.end_char].lower())):
+                continue  # no entity, and no comparison whose subject could be the proposal: nothing to relate
             s = sentence_view(sent, text, [m for m in ents[lo:hi] if m.tok_end <= sent.end], main)
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
@@ -202,6 +202,8 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     text = s.text
     found: list[Comparison] = []
     low = text.lower()
+    if not c.any_trigger.search(low):
+        return found
     starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
     for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
         if c.may(name, low):

@@ -106,6 +106,15 @@ def _worker_main(store_path: str, prefixes: dict[str, str], inbox: Connection, o
         outbox.send(execute(store, job, prefixes))
 
 
+def _lower_priority(pid: int) -> None:
+    """Give a long query's worker the lowest CPU priority, so that on a machine
+    with few cores the runaways do not slow the short questions down either."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, 19)
+    except (OSError, AttributeError):  # the process just ended, or no such call here
+        pass
+
+
 class _Worker:
     """One worker process, run as `python -m kg.sparql.workers` rather than through
     multiprocessing, so that it imports only this module and never the program
@@ -152,7 +161,9 @@ class QueryPool:
     all clients share an address. So the pool tells long queries from short ones
     by how long they have run: a job still running after `slow_after` seconds
     becomes a long query, and a fresh worker is started in its place, so
-    `workers` processes stay free for short questions. At most `max_slow` long
+    `workers` processes stay free for short questions; the long query's worker
+    drops to the lowest CPU priority, so that runaways take no CPU from them
+    either, and is ended when its query is. At most `max_slow` long
     queries run at once (so at most `workers + max_slow` processes); a job that
     would be one more is stopped at once with LongQueriesBusy (HTTP 503), which
     bounds what any number of runaway clients can take. Long queries are told
@@ -238,6 +249,7 @@ class QueryPool:
                     raise LongQueriesBusy(f"{self.max_slow} long queries are already running, the most "
                                           f"this server allows at once; this one was stopped after "
                                           f"{self.slow_after:g} s")
+                _lower_priority(w.proc.pid)
                 if not w.inbox.poll(timeout - first):
                     raise QueryTimeout(f"query stopped after the {timeout:g} s time limit")
             answer = w.inbox.recv()
@@ -250,7 +262,9 @@ class QueryPool:
         if slow:
             with self._lock:
                 self._slow -= 1
-        self._release(w)
+            self._retire(w)  # its priority cannot be raised again without privileges
+        else:
+            self._release(w)
         return answer
 
     def idle(self) -> int:
