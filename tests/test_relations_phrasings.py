@@ -148,3 +148,12 @@ def test_the_best_model_named_is_not_the_proposal(nlp):
     doc = annotate(nlp, INTRO + "Among prior work, the best model FCOS only achieves an mAP of 30.2 on DOTA.",
                    {**ENTS, "FCOS": "Method", "mAP": "Metric", "DOTA": "Dataset"}, proposed=("GlintNet",))
     assert all(r["s"] != "GlintNet" for r in rels(doc, "achieves"))
+
+
+# -- the text's own words for a single baseline ------------------------------------------
+@pytest.mark.parametrize("baseline", ["the full-precision counterpart", "a detection-only ablation", "the random initialization"])
+def test_singular_generic_baseline(nlp, baseline):
+    doc = annotate(nlp, INTRO + f"GlintNet surpasses {baseline} by 2.0 points on DOTA.",
+                   {**ENTS, "DOTA": "Dataset"}, proposed=("GlintNet",))
+    got = improvements(doc)
+    assert len(got) == 1 and baseline.split(" ", 1)[1] in next(iter(got))

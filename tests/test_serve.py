@@ -258,3 +258,48 @@ def test_missing_store_is_a_clear_error(tmp_path):
 
     with pytest.raises(StoreError, match="kg build"):
         make_server(ServeConfig(build_dir=tmp_path, port=0))
+
+
+def test_server_started_mid_commit_finishes_the_commit_and_serves(demo_build, tmp_path):
+    """The instant of a build commit: the new store is staged and committed but
+    not yet moved into place, and no store folder is where readers look."""
+    import json
+    import shutil
+
+    from kg.io.outputs import COMMIT, STAGE_PREFIX
+
+    stage = tmp_path / f"{STAGE_PREFIX}interrupted"
+    shutil.copytree(demo_build / "store", stage / "store")
+    (stage / COMMIT).write_text(json.dumps({"outputs": ["store"], "drop": []}), encoding="utf-8")
+    assert not (tmp_path / "store").exists()
+    srv = start(tmp_path)
+    try:
+        status, _, body = http(srv, "/sparql?query=" + urllib.parse.quote("ASK { ?s ?p ?o }"),
+                               headers={"Accept": "application/sparql-results+json"})
+        assert status == 200 and json.loads(body)["boolean"] is True
+        assert (tmp_path / "store" / "CURRENT").exists() and not stage.exists()
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_query_command_timeout_stops_the_work_like_the_server(demo_build, capsys):
+    from kg.cli import main
+
+    t0 = time.monotonic()
+    code = main(["query", "--store", str(demo_build), "--timeout", "1", RUNAWAY])
+    took = time.monotonic() - t0
+    _, err = capsys.readouterr()
+    assert code == 2 and "1 s time limit" in err and err.count("\n") == 1
+    assert took < 10
+    for query, fmt in [("SELECT ?s ?o WHERE { ?s skos:prefLabel ?o } ORDER BY ?s ?o LIMIT 5", "csv"),
+                       ("ASK { ?s ?p ?o }", "table"),
+                       ("CONSTRUCT { ?s skos:prefLabel ?o } WHERE { ?s skos:prefLabel ?o } ORDER BY ?s ?o LIMIT 3",
+                        "table")]:
+        assert main(["query", "--store", str(demo_build), "--format", fmt, PREFIXES + query]) == 0
+        plain = capsys.readouterr().out
+        assert main(["query", "--store", str(demo_build), "--format", fmt, "--timeout", "30", PREFIXES + query]) == 0
+        limited = capsys.readouterr().out
+        assert limited == plain and plain.strip()
+    assert main(["query", "--store", str(demo_build), "--timeout", "30", "SELECT ?s WHERE { ?s ?p }"]) == 2
+    assert "SPARQL syntax error: error at 1:" in capsys.readouterr().err

@@ -95,8 +95,19 @@ def test_turtle_export_round_trips_to_an_isomorphic_graph(demo_build):
     parsed = rdflib.Graph().parse(data=ttl, format="turtle")
     assert len(parsed) > 100
     assert isomorphic(parsed, union_graph(demo_build))
+    # Through rdflib's own Turtle writer and back: the same graph, numbers compared
+    # by value, since rdflib writes the decimal Oxigraph stores as "3" in the form 3.0.
     again = rdflib.Graph().parse(data=parsed.serialize(format="turtle"), format="turtle")
-    assert isomorphic(again, parsed)
+    assert isomorphic(_numbers_by_value(again), _numbers_by_value(parsed))
+
+
+def _numbers_by_value(graph: rdflib.Graph) -> rdflib.Graph:
+    out = rdflib.Graph()
+    for s, p, o in graph:
+        if isinstance(o, rdflib.Literal) and o.datatype == rdflib.XSD.decimal:
+            o = rdflib.Literal(format(o.toPython().normalize(), "f"), datatype=rdflib.XSD.decimal)
+        out.add((s, p, o))
+    return out
 
 
 @pytest.mark.parametrize("fmt,rdflib_format", [("nq", "nquads"), ("trig", "trig")])

@@ -3,6 +3,7 @@ pipeline over a stream of abstracts."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -11,13 +12,29 @@ from spacy.tokens import Doc
 import kg
 from kg.model import Abstract
 from kg.nlp import ENTITY_TYPES, SPAN_KEY, make_pipeline
+from kg.nlp.tokens import doc_text, token_view
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
 
 
+@lru_cache(maxsize=65536)  # the same names recur in every abstract
 def _fold(name: str) -> str:
     low = name.lower()
     return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
+
+
+def _sentence_offsets(doc: Doc) -> list[list[int]]:
+    """[start, end] characters of each sentence, read from the token view
+    (kg.nlp.tokens) instead of building a Span per sentence."""
+    if not len(doc):
+        return [[s.start_char, s.end_char] for s in doc.sents]
+    view = token_view(doc)
+    out = []
+    for tok in view:
+        if tok.is_sent_start:
+            last = view[tok.sent_end - 1]
+            out.append([tok.idx, last.idx + len(last.text)])
+    return out
 
 
 def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
@@ -31,31 +48,37 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
     name when it differs), `exactMatch` (IRIs from the gazetteer) and
     `mentions` (character offsets)."""
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
+    text = doc_text(doc)
     for span in doc.spans.get(SPAN_KEY, []):
         if span.label_ not in entities:
             continue
-        name = span._.kg_name or span.text
-        key = span._.canonical or _fold(name)
+        ext = span._  # each `span._` builds a new accessor: read them all through one
+        start, end = span.start_char, span.end_char
+        written = text[start:end]
+        name = ext.kg_name or written
+        canonical = ext.canonical
+        key = canonical or _fold(name)
         ent = entities[span.label_].setdefault(key, {"name": name})
-        aliases = set(ent.get("aliases", [])) | set(span._.aliases or [])
-        for form in (span.text, name):
+        aliases = set(ent.get("aliases", [])) | set(ext.aliases or [])
+        for form in (written, name):
             if _fold(form) != _fold(ent["name"]):
                 aliases.add(form)
         if aliases:
             ent["aliases"] = sorted(aliases)
-        if span._.proposed:
+        if ext.proposed:
             ent["proposed"] = True
-        if span._.canonical and span._.canonical != ent["name"]:
-            ent["canonical"] = span._.canonical
-        if span._.exact_match:
-            ent["exactMatch"] = list(span._.exact_match)
-        ent.setdefault("mentions", []).append([span.start_char, span.end_char])
+        if canonical and canonical != ent["name"]:
+            ent["canonical"] = canonical
+        exact_match = ext.exact_match
+        if exact_match:
+            ent["exactMatch"] = list(exact_match)
+        ent.setdefault("mentions", []).append([start, end])
     relations = [dict(r) for r in (doc._.kg_relations or [])]
     return {
         "id": rid,
         "entities": {t: list(v.values()) for t, v in entities.items()},
         "relations": relations,
-        "sentences": [[s.start_char, s.end_char] for s in doc.sents],
+        "sentences": _sentence_offsets(doc),
         "extractor": dict(EXTRACTOR),
     }
 

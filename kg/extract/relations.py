@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from numpy import flatnonzero
-from spacy.attrs import SENT_START
+from spacy.attrs import IDX, SENT_START
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
@@ -62,11 +62,11 @@ class RelationFinder:
         main = _main_proposal(ents, text)
         starts = [m.tok_start for m in ents]
         found = _Relations()
-        for sent in _sentences(doc):
-            lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
-            if lo == hi and (main is None or not cues().any_trigger.search(text[sent.start_char:sent.end_char].lower())):
+        for first, end, char_start, char_end in _sentences(doc, len(text)):
+            lo, hi = bisect_left(starts, first), bisect_left(starts, end)
+            if lo == hi and (main is None or not cues().any_trigger.search(text[char_start:char_end].lower())):
                 continue  # no entity, and no comparison whose subject could be the proposal: nothing to relate
-            s = sentence_view(sent, text, [m for m in ents[lo:hi] if m.tok_end <= sent.end], main)
+            s = sentence_view(doc[first:end], text, [m for m in ents[lo:hi] if m.tok_end <= end], main)
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
@@ -76,17 +76,19 @@ class RelationFinder:
         return doc
 
 
-def _sentences(doc: Doc) -> Iterator[Span]:
-    """The sentences of `doc`, read from its sentence-start flags in one array
-    (Doc.sents makes a Token object for every token of the text)."""
+def _sentences(doc: Doc, text_len: int) -> Iterator[tuple[int, int, int, int]]:
+    """Each sentence of `doc` as (first token, end token, start char, end
+    char), read from the sentence-start flags in one array: Doc.sents makes a
+    Token object for every token, and most sentences are skipped unbuilt. The
+    end char includes the whitespace after the sentence."""
     if not len(doc):
         return
-    flags = doc.to_array([SENT_START]).view("int64")
-    bounds = [int(i) for i in flatnonzero(flags == 1) if i > 0] + [len(doc)]
-    start = 0
+    flags, chars = doc.to_array([SENT_START, IDX]).T
+    bounds = [int(i) for i in flatnonzero(flags.view("int64") == 1) if i > 0] + [len(doc)]
+    first = 0
     for end in bounds:
-        yield doc[start:end]
-        start = end
+        yield first, end, int(chars[first]), int(chars[end]) if end < len(doc) else text_len
+        first = end
 
 
 _OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -29,6 +30,7 @@ for _name, _default in (("kg_name", None), ("aliases", None), ("proposed", False
         Span.set_extension(_name, default=_default)
 
 
+@lru_cache(maxsize=65536)  # the same names recur in every abstract
 def _fold(name: str) -> str:
     low = name.lower()
     return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
@@ -159,17 +161,21 @@ def settle_entities(doc: Doc) -> Doc:
             proposed.update(_fold(a) for a in al)
 
     spans = []
+    proposed_name = None
     for c in chosen:
-        span = Span(doc, c.start, c.end, label=label_of[_fold(c.name or span_text(doc, c.start, c.end))][1])
         name = c.name or span_text(doc, c.start, c.end)
         key = _fold(name)
-        span._.kg_name = name
-        span._.aliases = sorted(aliases.get(key, ())) or None
-        span._.proposed = key in proposed
-        span._.canonical = c.canonical
-        span._.exact_match = c.exact_match or None
-        span._.source = c.source
+        span = Span(doc, c.start, c.end, label=label_of[key][1])
+        ext = span._  # each `span._` builds a new accessor: write them all through one
+        ext.kg_name = name
+        ext.aliases = sorted(aliases.get(key, ())) or None
+        ext.proposed = key in proposed
+        ext.canonical = c.canonical
+        ext.exact_match = c.exact_match or None
+        ext.source = c.source
+        if proposed_name is None and key in proposed and span.label_ == "Method":
+            proposed_name = name
         spans.append(span)
     doc.spans[SPAN_KEY] = spans
-    doc._.proposed_name = next((s._.kg_name for s in spans if s._.proposed and s.label_ == "Method"), None)
+    doc._.proposed_name = proposed_name
     return doc

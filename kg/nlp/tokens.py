@@ -3,52 +3,85 @@
 spaCy builds a Token object on every `doc[i]`, walks the sentence on every
 `token.sent` and checks the whole Doc on every `token.is_sent_start`; the
 rules look at each token many times, so they read this view instead. It is
-built once per Doc by the sentence splitter (kg.nlp.sentences), from one pass
-over the tokens.
+built once per Doc by the sentence splitter (kg.nlp.sentences), from one
+array copy of the tokens' word ids and offsets.
+
+Speed: a word's text, lower case and flags belong to the word, not to the
+token, so they are looked up once per distinct word (like spaCy's tokenizer
+cache) and shared by all its tokens; a Tok is a tuple with named fields,
+built without a Python-level __init__.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from spacy.attrs import IDX, ORTH
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
 if not Doc.has_extension("kg_tokens"):
     Doc.set_extension("kg_tokens", default=None)
 
 
-class Tok:
+class Tok(NamedTuple):
     """What the rules read of one token."""
 
-    __slots__ = ("i", "text", "lower_", "idx", "is_sent_start", "sent_start", "sent_end", "is_space", "is_punct",
-                 "is_alpha")
+    i: int
+    text: str
+    lower_: str
+    idx: int
+    is_sent_start: bool
+    sent_start: int  # token index where this token's sentence starts
+    sent_end: int  # ... and ends (exclusive)
+    is_space: bool
+    is_punct: bool
+    is_alpha: bool
 
-    def __init__(self, i: int, text: str, lower: str, idx: int, is_sent_start: bool, sent_start: int,
-                 sent_end: int, is_space: bool, is_punct: bool, is_alpha: bool):
-        self.i = i
-        self.text = text
-        self.lower_ = lower
-        self.idx = idx
-        self.is_sent_start = is_sent_start
-        self.sent_start = sent_start  # token index where this token's sentence starts
-        self.sent_end = sent_end  # ... and ends (exclusive)
-        self.is_space = is_space
-        self.is_punct = is_punct
-        self.is_alpha = is_alpha
+
+# (text, lower, is_space, is_punct, is_alpha) of a word id. The ids are
+# hashes of the text and the flags come from the language's rules, so one
+# table per language serves every Vocab of it; it is emptied when it grows
+# past _MAX_WORDS, as a bound on memory for endless streams.
+_WORDS: dict[str, dict[int, tuple[str, str, bool, bool, bool]]] = {}
+_MAX_WORDS = 1_000_000
+
+
+def _word_table(vocab: Vocab) -> dict[int, tuple[str, str, bool, bool, bool]]:
+    table = _WORDS.setdefault(vocab.lang, {})
+    if len(table) > _MAX_WORDS:
+        table.clear()
+    return table
 
 
 def raw_tokens(doc: Doc) -> list[tuple[str, str, int, bool, bool, bool]]:
-    """(text, lower, idx, is_space, is_punct, is_alpha) of every token, in one pass."""
-    return [(t.text, t.lower_, t.idx, t.is_space, t.is_punct, t.is_alpha) for t in doc]
+    """(text, lower, idx, is_space, is_punct, is_alpha) of every token."""
+    if not len(doc):
+        return []
+    table = _word_table(doc.vocab)
+    vocab = doc.vocab
+    out = []
+    for orth, idx in doc.to_array([ORTH, IDX]).tolist():
+        word = table.get(orth)
+        if word is None:
+            lex = vocab[orth]
+            word = table[orth] = (lex.orth_, lex.lower_, lex.is_space, lex.is_punct, lex.is_alpha)
+        text, low, space, punct, alpha = word
+        out.append((text, low, idx, space, punct, alpha))
+    return out
 
 
 def build_view(doc: Doc, raw: list[tuple], starts: list[int]) -> list[Tok]:
     """The view from the raw token tuples and the sentence start indices."""
     bounds = starts + [len(raw)]
+    new = tuple.__new__
     view = []
+    append = view.append
     for k in range(len(starts)):
         s, e = bounds[k], bounds[k + 1]
         for i in range(s, e):
             text, low, idx, space, punct, alpha = raw[i]
-            view.append(Tok(i, text, low, idx, i == s, s, e, space, punct, alpha))
+            append(new(Tok, (i, text, low, idx, i == s, s, e, space, punct, alpha)))
     doc._.kg_tokens = view
     return view
 

@@ -30,7 +30,7 @@ def query_with_timeout(store_path: str, text: str, timeout: float):
     # slow_after = timeout: one worker is enough for one query, no stand-in is wanted
     pool = QueryPool(store_path, workers=1, slow_after=timeout, max_slow=0)
     try:
-        answer = pool.run(QueryJob(text=text, accepted=[_SOLUTIONS, _TRIPLES], max_rows=sys.maxsize), timeout)
+        answer = pool.run(QueryJob(text=text, accepted=[_SOLUTIONS, _TRIPLES], max_rows=sys.maxsize - 1), timeout)
     finally:
         pool.close()
     message = answer.body.decode("utf-8", "replace").strip()
