@@ -13,40 +13,52 @@ import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.nlp.tokens import build_view, raw_tokens
+from kg.nlp.tokens import build_view, token_columns
 
 _TERMINAL = frozenset({".", "!", "?", "...", "…", "?!", "!?"})
 _SOFT_TERMINAL = frozenset({"etc."})
+_ENDERS = _TERMINAL | _SOFT_TERMINAL
 _CLOSERS = frozenset({")", "]", '"', "'", "”", "’"})
+_OPENERS = "(\"'[“‘"
+
+
+def sentence_starts(texts: tuple[str, ...], spaces: tuple[bool, ...]) -> list[int]:
+    """Indices of the tokens that open a sentence. Only the few tokens that can
+    end one (a full stop, a blank line) are visited: from each, the walk skips
+    spaces and closing brackets or quotes and tests the next word."""
+    n = len(texts)
+    starts = [0] if n else []
+    # Token 0 opens the first sentence and ends none.
+    enders = [i for i in range(1, n) if texts[i] in _ENDERS or (spaces[i] and "\n\n" in texts[i])]
+    for i in enders:
+        text, space = texts[i], spaces[i]
+        soft = not space and text in _SOFT_TERMINAL
+        j = i + 1
+        while j < n:
+            text, space = texts[j], spaces[j]
+            if space:
+                if "\n\n" in text:
+                    soft = False
+            elif text not in _CLOSERS:
+                break
+            j += 1
+        if j >= n or j <= starts[-1]:
+            continue
+        first = text[0]
+        if first.isupper() if soft else (first.isupper() or first.isdigit() or first in _OPENERS):
+            starts.append(j)
+    return starts
 
 
 @Language.component("kg_sentences")
 def split_sentences(doc: Doc) -> Doc:
-    """Mark sentence starts in one linear pass, written with one array copy,
-    and build the token view (kg.nlp.tokens) from the same pass."""
-    raw = raw_tokens(doc)
-    starts = []
-    ended = False  # the last word token closed a sentence
-    soft = False  # ... with "etc.", which needs a capital after it
-    for i, (text, _, _, space, _, _) in enumerate(raw):
-        if i == 0:
-            starts.append(0)
-            continue
-        if space:
-            if "\n\n" in text:
-                ended, soft = True, False
-            continue
-        if ended and text in _CLOSERS:
-            continue
-        if ended:
-            first = text[0]
-            if first.isupper() if soft else (first.isupper() or first.isdigit() or first in "(\"'[“‘"):
-                starts.append(i)
-        ended = text in _TERMINAL or text in _SOFT_TERMINAL
-        soft = text in _SOFT_TERMINAL
-    if raw:
-        flags = numpy.full((len(raw), 1), -1, dtype="int64")
+    """Mark sentence starts, written with one array copy, and build the token
+    view (kg.nlp.tokens) from the same token columns."""
+    columns = token_columns(doc)
+    starts = sentence_starts(columns[0], columns[3])
+    if len(doc):
+        flags = numpy.full((len(doc), 1), -1, dtype="int64")
         flags[starts, 0] = 1
         doc.from_array(["SENT_START"], flags.view("uint64"))
-    build_view(doc, raw, starts)
+    build_view(doc, columns, starts)
     return doc

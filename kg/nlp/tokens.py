@@ -14,6 +14,8 @@ built without a Python-level __init__.
 
 from __future__ import annotations
 
+from functools import partial
+from itertools import chain, repeat
 from typing import NamedTuple
 
 from spacy.attrs import IDX, ORTH
@@ -54,34 +56,37 @@ def _word_table(vocab: Vocab) -> dict[int, tuple[str, str, bool, bool, bool]]:
     return table
 
 
-def raw_tokens(doc: Doc) -> list[tuple[str, str, int, bool, bool, bool]]:
-    """(text, lower, idx, is_space, is_punct, is_alpha) of every token."""
+Columns = tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...], tuple[bool, ...], tuple[bool, ...],
+                tuple[bool, ...]]
+
+
+def token_columns(doc: Doc) -> Columns:
+    """(texts, lowers, idxs, is_space, is_punct, is_alpha): one tuple per field, one item per token."""
     if not len(doc):
-        return []
+        return ((), (), (), (), (), ())
     table = _word_table(doc.vocab)
-    vocab = doc.vocab
-    out = []
-    for orth, idx in doc.to_array([ORTH, IDX]).tolist():
-        word = table.get(orth)
-        if word is None:
-            lex = vocab[orth]
-            word = table[orth] = (lex.orth_, lex.lower_, lex.is_space, lex.is_punct, lex.is_alpha)
-        text, low, space, punct, alpha = word
-        out.append((text, low, idx, space, punct, alpha))
-    return out
+    array = doc.to_array([ORTH, IDX])
+    orths = array[:, 0].tolist()
+    for orth in set(orths).difference(table):
+        lex = doc.vocab[orth]
+        table[orth] = (lex.orth_, lex.lower_, lex.is_space, lex.is_punct, lex.is_alpha)
+    texts, lowers, spaces, puncts, alphas = zip(*map(table.__getitem__, orths))
+    return texts, lowers, tuple(array[:, 1].tolist()), spaces, puncts, alphas
 
 
-def build_view(doc: Doc, raw: list[tuple], starts: list[int]) -> list[Tok]:
-    """The view from the raw token tuples and the sentence start indices."""
-    bounds = starts + [len(raw)]
-    new = tuple.__new__
-    view = []
-    append = view.append
-    for k in range(len(starts)):
-        s, e = bounds[k], bounds[k + 1]
-        for i in range(s, e):
-            text, low, idx, space, punct, alpha = raw[i]
-            append(new(Tok, (i, text, low, idx, i == s, s, e, space, punct, alpha)))
+def build_view(doc: Doc, columns: Columns, starts: list[int]) -> list[Tok]:
+    """The view from the token columns and the sentence start indices."""
+    view: list[Tok] = []
+    texts, lowers, idxs, spaces, puncts, alphas = columns
+    if texts:
+        bounds = starts + [len(texts)]
+        make = partial(tuple.__new__, Tok)
+        # One sentence at a time, zipped column-wise: no Python code runs per token.
+        for k in range(len(starts)):
+            s, e = bounds[k], bounds[k + 1]
+            view.extend(map(make, zip(range(s, e), texts[s:e], lowers[s:e], idxs[s:e],
+                                      chain((True,), repeat(False, e - s - 1)), repeat(s, e - s), repeat(e, e - s),
+                                      spaces[s:e], puncts[s:e], alphas[s:e])))
     doc._.kg_tokens = view
     return view
 
@@ -94,7 +99,7 @@ def token_view(doc: Doc) -> list[Tok]:
         return view
     flags = doc.to_array("SENT_START").tolist() if len(doc) else []
     starts = [i for i, flag in enumerate(flags) if flag == 1 or i == 0]
-    return build_view(doc, raw_tokens(doc), starts)
+    return build_view(doc, token_columns(doc), starts)
 
 
 def doc_text(doc: Doc) -> str:
