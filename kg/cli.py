@@ -410,14 +410,18 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    from kg.nlp.gazetteer import GazetteerError
     from kg.store import StoreError
     try:
         return args.func(args)
     except StoreError as err:
         return _err(str(err))
-    except GazetteerError as err:
-        return _err(f"gazetteer: {err}")
+    except ValueError as err:
+        # Only commands that extract load the gazetteer module (and spaCy with
+        # it), so it is looked up rather than imported: `kg query` starts fast.
+        gazetteer = sys.modules.get("kg.nlp.gazetteer")
+        if gazetteer is not None and isinstance(err, gazetteer.GazetteerError):
+            return _err(f"gazetteer: {err}")
+        raise
     except OSError as err:
         # Input files are opened by the readers, which report their own faults;
         # what reaches here is an output that cannot be written.
