@@ -69,6 +69,22 @@ class BuildSummary:
         return out
 
 
+def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: StageClock | None = None) -> None:
+    """graph.ttl and graph.html from the finished store, then the whole staged
+    set (records, store, graph files) made current in one commit."""
+    clock = clock or StageClock()
+    with clock.stage("export"), open(staged.path(GRAPH_TTL), "wb") as fh:
+        store.dump(fh, "ttl")
+    if view:
+        from kg.view import write_view
+        with clock.stage("view"):
+            write_view(store, staged.path(GRAPH_HTML))
+    else:
+        staged.drop(GRAPH_HTML)  # a view of the previous graph would mislead
+    store.close()
+    staged.commit()
+
+
 def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
           gazetteers: Iterable[str | os.PathLike] = (), view: bool = True, workers: int = 1,
           dask=None, progress: bool = False, clock: StageClock | None = None) -> BuildSummary:
@@ -117,17 +133,7 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
         with clock.stage("store"):
             store.flush()
             summary.triples = len(store)
-        with clock.stage("export"), open(staged.path(GRAPH_TTL), "wb") as fh:
-            store.dump(fh, "ttl")
-        if view:
-            from kg.view import write_view
-            with clock.stage("view"):
-                write_view(store, staged.path(GRAPH_HTML))
-        else:
-            staged.drop(GRAPH_HTML)  # a view of the previous graph would mislead
-        store.close()
-        del store
-        staged.commit()
+        finish_outputs(store, staged, view=view, clock=clock)
     summary.read = report.read
     summary.skipped = report.skipped
     summary.warnings = report.warnings

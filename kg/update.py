@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from kg.build import GRAPH_HTML, GRAPH_TTL, RECORDS, entity_resolver
+from kg.build import RECORDS, entity_resolver, finish_outputs
 from kg.graph import record_quads
 from kg.io.outputs import OutputSet
 from kg.model import Abstract
@@ -157,16 +157,7 @@ def _apply(summary: UpdateSummary, change: Callable[[KGStore], dict[str, dict | 
         summary.entities = report.entities
         summary.triples = len(store)
         _rewrite_records(out / RECORDS, staged.path(RECORDS), changes)
-        with open(staged.path(GRAPH_TTL), "wb") as fh:
-            store.dump(fh, "ttl")
-        if view:
-            from kg.view import write_view
-            write_view(store, staged.path(GRAPH_HTML))
-        else:
-            staged.drop(GRAPH_HTML)  # a view of the previous graph would mislead
-        store.close()
-        del store
-        staged.commit()
+        finish_outputs(store, staged, view=view)
 
 
 def _rewrite_records(old: Path, new: Path, changes: dict[str, dict | None]) -> None:
