@@ -60,7 +60,7 @@ class BuildSummary:
         out += [f"warning: {w}" for w in self.warnings]
         out.append("entities: " + (", ".join(f"{k} {v}" for k, v in sorted(self.entities.items())) or "none"))
         out.append("relations: " + (", ".join(f"{k} {v}" for k, v in sorted(self.relations.items())) or "none"))
-        out.append(f"triples: {self.triples}")
+        out.append(f"quads: {self.triples} (statements in the papers' and the entities' named graphs)")
         out.append(f"seconds: {self.seconds:.1f}")
         if self.stages:
             out.append("seconds by stage: " + ", ".join(f"{k} {v:.1f}" for k, v in self.stages.items()))

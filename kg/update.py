@@ -60,7 +60,7 @@ class UpdateSummary:
             out += [f"not in the store: {pid}" for pid in self.not_found]
         out += [f"warning: {w}" for w in self.warnings]
         if self.changed:
-            out += [f"papers: {self.papers}", f"entities: {self.entities}", f"triples: {self.triples}"]
+            out += [f"papers: {self.papers}", f"entities: {self.entities}", f"quads: {self.triples}"]
         else:
             out.append("nothing changed; outputs left as they were")
         out.append(f"seconds: {self.seconds:.1f}")
