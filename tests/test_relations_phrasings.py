@@ -5,18 +5,9 @@ test_relations.py, so that only the relation rules are tested)."""
 from __future__ import annotations
 
 import pytest
-import spacy
 
 import kg.extract.relations  # noqa: F401  registers kg_relations
-from tests.test_relations import annotate, rels, triples
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("kg_relations")
-    return nlp
+from tests.test_relations import annotate, nlp, rels, triples  # noqa: F401  nlp is a fixture
 
 
 INTRO = "We introduce GlintNet, a detector for aerial scenes. "

@@ -13,6 +13,7 @@ from kg.cli import main
 from kg.graph import iris
 from kg.store import KGStore, StoreError
 from kg.update import remove, update
+from tests.test_shapes import quads
 
 ABSTRACTS = {
     "t-1": "We propose OrchidNet, a compact convolutional network for image classification. "
@@ -31,14 +32,6 @@ def write_jsonl(path: Path, items: dict[str, str]) -> Path:
         for pid, text in items.items():
             fh.write(json.dumps({"id": pid, "title": f"Paper {pid}", "abstract": text}) + "\n")
     return path
-
-
-def quads(out: Path) -> set[str]:
-    store = KGStore.at(out, read_only=True)
-    try:
-        return {str(q) for q in store.db}
-    finally:
-        store.close()
 
 
 def paper_graph_quads(out: Path, pid: str) -> set[str]:

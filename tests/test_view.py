@@ -24,21 +24,7 @@ from kg.view.html import json_for_html, render_html
 from kg.view.layout import layout
 from kg.view.payload import view_payload
 from kg.view.select import select
-from view_corpus import HOSTILE_TITLE, PWN_IMG, PWN_SCRIPT, write_corpus
-
-ENTITY_COUNT_Q = """
-PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
-PREFIX mls: <http://www.w3.org/ns/mls#>
-SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE {
-  VALUES ?c { mlkg:Method mls:Dataset mls:Task mls:EvaluationMeasure mlkg:Baseline }
-  ?e a ?c .
-}"""
-RELATION_COUNT_Q = """
-PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
-SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE {
-  VALUES ?p { mlkg:evaluatedOn mlkg:addresses mlkg:improvesOver }
-  ?s ?p ?o .
-} }"""
+from view_corpus import ENTITY_COUNT_Q, HOSTILE_TITLE, PWN_IMG, PWN_SCRIPT, RELATION_COUNT_Q, write_corpus
 
 
 class Page(HTMLParser):

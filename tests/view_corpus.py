@@ -28,3 +28,19 @@ def write_corpus(folder: Path) -> Path:
     path = folder / "view-corpus.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in CORPUS), encoding="utf-8")
     return path
+
+
+# What the view must draw, counted in the store (the same triple may sit in several papers' graphs).
+ENTITY_COUNT_Q = """
+PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
+PREFIX mls: <http://www.w3.org/ns/mls#>
+SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE {
+  VALUES ?c { mlkg:Method mls:Dataset mls:Task mls:EvaluationMeasure mlkg:Baseline }
+  ?e a ?c .
+}"""
+RELATION_COUNT_Q = """
+PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
+SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE {
+  VALUES ?p { mlkg:evaluatedOn mlkg:addresses mlkg:improvesOver }
+  ?s ?p ?o .
+} }"""

@@ -9,26 +9,13 @@ import pytest
 from kg.build import build
 from kg.store import KGStore
 from kg.view import write_view
-from view_corpus import HOSTILE_TITLE, PWN_SCRIPT, write_corpus
+from view_corpus import ENTITY_COUNT_Q, HOSTILE_TITLE, PWN_SCRIPT, RELATION_COUNT_Q, write_corpus
 
 pytestmark = pytest.mark.browser
 
-ENTITY_COUNT_Q = """
-PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
-PREFIX mls: <http://www.w3.org/ns/mls#>
-SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE {
-  VALUES ?c { mlkg:Method mls:Dataset mls:Task mls:EvaluationMeasure mlkg:Baseline }
-  ?e a ?c .
-}"""
 TYPE_COUNT_Q = """
 PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
 SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e a mlkg:Method }"""
-RELATION_COUNT_Q = """
-PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
-SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE {
-  VALUES ?p { mlkg:evaluatedOn mlkg:addresses mlkg:improvesOver }
-  ?s ?p ?o .
-} }"""
 # An alias that search can only find through the alias itself.
 ALIAS_Q = """
 PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
