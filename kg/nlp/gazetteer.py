@@ -134,7 +134,9 @@ class GazetteerMatcher:
             exact_docs, lower_docs = [], []
             for form in e.forms:
                 self.by_form.setdefault(form, i)
-                variants = [form] + ([p] if (p := _plural(form)) else [])
+                # A task is an activity: "recommendations" or "translations" are its outputs, not the task.
+                plural = _plural(form) if e.type != "Task" else None
+                variants = [form] + ([plural] if plural else [])
                 cased = e.case_sensitive or any(c.isupper() or c.isdigit() for c in form)
                 # A long CamelCase name ("ImageNet") is no English word in any case ("MuTual" would be).
                 camel = len(form) >= 7 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:])

@@ -27,6 +27,8 @@ _MAX_MODIFIERS = 4
 _CONJ = frozenset({",", "and", "or", "&", "/"})
 _DATASET_NAME_SUFFIX = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|EVAL|Set|Corpus|Suite|-\d+[KkMm])$")
 _NUMBER = re.compile(r"^[+\-]?\d[\d,.]*%?$")
+# A number with its unit ("2.24x", "3times") or a multiplier word: the value a name is measured by, never part of it.
+_QUANTITY = re.compile(r"^[+\-]?\d[\d,.]*(?:x|×|times|fold|-fold|pp|points?)$|^(?:times|fold|×)$", re.I)
 _NOT_IN_NAMES = re.compile(r"[{}()\\_'’$=<>|]|\+\d")
 _ROMAN = re.compile(r"^(?:I|II|III|IV|V|VI|VII|VIII|IX|X)$")
 _UNIT = re.compile(r"^\d+(?:\.\d+)?(?:[KMBT]|GB|MB|ms|s|x|×|B|k|h|M)$")
@@ -92,7 +94,7 @@ def _word_ok(tok: Tok, lex: Lexicon, head_lower: bool) -> bool:
     low = text.lower()
     if tok.is_space or tok.is_punct or low in lex.name_stop_words or low in lex.eval_verbs:
         return False
-    if _NUMBER.match(text):
+    if _NUMBER.match(text) or _QUANTITY.match(text):
         return False
     if not any(c.isalpha() for c in text):
         return False
@@ -181,6 +183,19 @@ def _task_context(doc: Doc, v: list[Tok], start: int, head: int, lex: Lexicon) -
         return True
     nxt = v[head + 1] if head + 1 < len(v) else None
     return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(" or nxt.lower_ in _TOOL_NOUNS)
+
+
+def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Candidate]:
+    """ "for graph representation learning": a known task narrowed by the words
+    before it is the task the text names; the known name alone would miss it."""
+    out = []
+    for c in found:
+        if c.label != "Task" or c.source != "gazetteer" or not v[c.start].text.islower():
+            continue
+        start = _modifiers(doc, v, c.start, lex, True)
+        if start < c.start and _task_context(doc, v, start, c.end - 1, lex):
+            out.append(Candidate(start, c.end, "Task", "head"))
+    return out
 
 
 # "a semantic data annotation system": a task named by what serves it.
@@ -372,6 +387,7 @@ def find_pattern_entities(doc: Doc) -> Doc:
     v = token_view(doc)
     found = candidates(doc)
     found += _task_candidates(doc, v, lex)
+    found += _narrowed_tasks(doc, v, lex, found)
     found += _gerund_candidates(doc, v, lex)
     found += _metric_candidates(doc, v, lex)
     found += _method_candidates(doc, v, lex)

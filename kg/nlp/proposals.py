@@ -43,6 +43,8 @@ _DATASET_WORDS = re.compile(r"\b(?:dataset|data set|benchmark|corpus|suite|colle
 _SCAN_STOP = frozenset({"for", "to", "that", "which", "with", "by", "in", "on", "of", "from", "using", "based",
                         "where", "when", "while", "whose", "as", ";", ":", ".", "(", "and"})
 _WINDOW = 14
+_NOT_AFTER_SUBJECT = frozenset({"on", "in", "of", "for", "to", "with", "by", "from", "at", "as", "and", "or", "into",
+                                "over", "under", "via", "than"})
 _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 _NAME_SAYS_DATASET = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|Dataset|Corpus|Benchmark|Set)$")
 
@@ -74,6 +76,26 @@ def _lower_name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon) -> Span | None:
             break
         j += 1
     return doc[i:j] if j > i else None
+
+
+def _lower_proposal_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon) -> Span | None:
+    """ "the proposed selective token generation outperforms": a lower-case
+    name of two to four words after "the proposed", cut before an adverb;
+    "the proposed method", "the proposed deep model" or a plural name nothing."""
+    name = _lower_name_at(doc, v, i, lex)
+    if name is None:
+        return None
+    end = next((k for k in range(name.start, name.end) if v[k].lower_.endswith("ly")), name.end)
+    heads = lex.method_heads_named_only | lex.method_heads
+    if end - name.start < 2 or any(v[k].lower_ in heads for k in range(name.start, end)):
+        return None
+    last = v[end - 1].lower_
+    if last.endswith("s") or doc[name.start:end].text.lower() in lex.generic_terms:
+        return None
+    # As the subject of what follows ("... outperforms", "... is"), not inside a longer phrase ("... on X", "..., and").
+    if end >= len(v) or v[end].is_punct or v[end].lower_ in _NOT_AFTER_SUBJECT:
+        return None
+    return doc[name.start:end]
 
 
 def _token_at(v: list[Tok], char: int) -> int | None:
@@ -134,6 +156,9 @@ def find_proposals(doc: Doc) -> Doc:
             if name is None and rx is _CALLED:
                 nxt = _token_at(v, m.end())
                 name = _lower_name_at(doc, v, nxt, lex) if nxt is not None else None
+            elif name is None and rx is _THE_PROPOSED:
+                nxt = _token_at(v, m.end())
+                name = _lower_proposal_at(doc, v, nxt, lex) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
                 if name.start in long_of_short and name.end - name.start == 1:
