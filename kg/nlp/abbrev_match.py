@@ -32,6 +32,11 @@ def is_abbreviation(short: str, long: str) -> bool:
     word of `long`'s first word and every capital of `short` opening a word
     (or being a capital) of `long`; and `long` has at least two words."""
     short, long = short.strip(), long.strip()
+    lead = re.match(r"\d+", short)
+    if lead:
+        # "3DDFA" <- "3D Dense Face Alignment": the same leading number, then the letters.
+        n = lead.end()
+        return long[:n] == short[:n] and not long[n:n + 1].isdigit() and is_abbreviation(short[n:], long[n:])
     core = _core(short)
     if len(core) < 2 or len(short) >= len(long) or " " in short:
         return False

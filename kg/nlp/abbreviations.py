@@ -20,7 +20,7 @@ from kg.nlp.tokens import Tok, token_view
 if not Doc.has_extension("abbreviations"):
     Doc.set_extension("abbreviations", default=None)
 
-_SHORT = re.compile(r"^(?=.*[A-Z])[A-Za-z][\w\-+./@^&]{0,14}$")
+_SHORT = re.compile(r"^(?=.*[A-Z])[A-Za-z0-9][\w\-+./@^&]{0,14}$")
 _MAX_INNER = 12
 _STOP_TOKENS = frozenset({",", ";", ":", "(", ")", "[", "]", ".", "!", "?", '"', "“", "”"})
 

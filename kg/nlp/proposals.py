@@ -31,8 +31,9 @@ _VERB = re.compile(
 _INTRODUCING = re.compile(r"\b(?:by |through |via )?(?:proposing|introducing|presenting|developing)\b", re.I)
 _CALLED = re.compile(r"\b(?:called|dubbed|named|termed|coined|nicknamed|namely|referred to as|"
                      r"we (?:term|call|name|dub|coin))\b\s*[:\"“']?", re.I)
+# "our method, FooNet" and "our models (FooNets)": the name right after.
 _OUR = re.compile(r"\bour (?:proposed |new |novel )?(?:method|model|framework|approach|system|algorithm|"
-                  r"architecture|technique|benchmark|dataset)\s*,\s*", re.I)
+                  r"architecture|technique|benchmark|dataset)s?\s*[,(]\s*", re.I)
 # "the proposed FooNet": only a name right after "proposed" counts.
 _THE_PROPOSED = re.compile(r"\b(?:the|our) (?:newly )?proposed\s+", re.I)
 _APPOSITION_NOVEL = re.compile(r",\s+(?:a|an|the)\s+(?:\w+[\s-]){0,3}?(?:novel|new|simple|first|unified|"

@@ -68,6 +68,12 @@ class CleaningTokenizer:
         return self
 
 
+def _exceptions(rules: dict) -> dict:
+    """spaCy's special cases without its emoticons: in an abstract "):" after
+    "(LISA" closes a bracket, and kept whole it would hide the bracket."""
+    return {k: v for k, v in rules.items() if k.isspace() or any(c.isalnum() for c in k) or k in ("'", "''", "’", "’’", "—")}
+
+
 def science_tokenizer(nlp: Language) -> Tokenizer:
     """spaCy's English tokenizer with the narrowed rules described above."""
     defaults = nlp.Defaults
@@ -75,7 +81,7 @@ def science_tokenizer(nlp: Language) -> Tokenizer:
     suffixes = [p for p in defaults.suffixes if not _is_unit_rule(p)] + [_FINAL_STOP]
     tok = Tokenizer(
         nlp.vocab,
-        rules=dict(defaults.tokenizer_exceptions),
+        rules=_exceptions(defaults.tokenizer_exceptions),
         prefix_search=nlp.tokenizer.prefix_search,
         suffix_search=compile_suffix_regex(suffixes).search,
         infix_finditer=compile_infix_regex(infixes).finditer,
