@@ -74,6 +74,12 @@ def find_abbreviations(doc: Doc) -> Doc:
             if long is not None:
                 pairs.append((long, inner))
                 continue
+        if len(inner) == 2 and _looks_short(inner[0].text) and v[i - 1].text == inner[1].text:
+            # "Scale-Aware Fast R-CNN (SAF R-CNN)": the short form keeps the long form's last word.
+            long = _long_before(doc, v, i - 1, inner[0].text)
+            if long is not None:
+                pairs.append((doc[long.start:i], inner))
+                continue
         # "Lion (EvoLved Sign Momentum)": a short name, then its long form in brackets.
         prev = v[i - 1]
         if len(inner) >= 2 and _looks_short(prev.text) and is_abbreviation(prev.text, inner.text):

@@ -50,19 +50,24 @@ _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 _NAME_SAYS_DATASET = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|Dataset|Corpus|Benchmark|Set)$")
 
 
-def _name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Span], relaxed: bool) -> Span | None:
+def _name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Span], relaxed: bool,
+             named: bool = False) -> Span | None:
     """The name that starts at token i, if one does: an abbreviation's long
-    form, a name-like token, or (when `relaxed`) a Title Case run."""
+    form, a name-like token, or (when `relaxed`) a Title Case run. Right
+    after "called" (`named`) a run may open with a common word ("Deep Speech")."""
     if i in pairs:
         return pairs[i]
     tok = v[i]
     if is_name_like(tok, lex):
         return doc[i:i + 1]
-    if relaxed and _TITLE_WORD.match(tok.text) and tok.text not in lex.not_names and tok.lower_ not in STOP_WORDS:
+    common = tok.text in lex.not_names
+    if relaxed and _TITLE_WORD.match(tok.text) and (named or not common) and tok.lower_ not in STOP_WORDS:
         j = i + 1
         while j < len(v) and j - i < 5 and v[j].text[:1].isupper() and v[j].text not in lex.not_names \
                 and not v[j].is_punct:
             j += 1
+        if common and j - i < 2:
+            return None
         return doc[i:j]
     return None
 
@@ -114,7 +119,7 @@ def _token_at(v: list[Tok], char: int) -> int | None:
 
 
 def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool,
-          window: int = _WINDOW) -> Span | None:
+          window: int = _WINDOW, named: bool = False) -> Span | None:
     """The first name within a few tokens after a character offset, within its sentence."""
     i = _token_at(v, start_char)
     if i is None:
@@ -124,7 +129,8 @@ def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int
         tok = v[k]
         if stop_early and tok.lower_ in _SCAN_STOP and k > i:
             return None
-        name = _name_at(doc, v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")))
+        name = _name_at(doc, v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")),
+                        named=named and k == i)
         if name is not None:
             return name
     return None
@@ -149,11 +155,16 @@ def find_proposals(doc: Doc) -> Doc:
     text = doc_text(doc)
     found: list[tuple[Span, str]] = []
     long_of_short = {sh.start: lg for lg, sh in (doc._.abbreviations or [])}
+    called_at = [m.start() for m in _CALLED.finditer(text)]
     for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
         for m in rx.finditer(text):
             # After "called", "our method," or "the proposed" the name comes at once.
             window = {_THE_PROPOSED: 1, _OUR: 2, _CALLED: 3}.get(rx, _WINDOW)
-            name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop, window=window)
+            name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop, window=window, named=rx is _CALLED)
+            if name is not None and rx in (_VERB, _INTRODUCING) \
+                    and any(name.end_char <= c <= name.end_char + 25 for c in called_at):
+                # "we propose a Faster RCNN method named FDNet": the name comes after "named".
+                continue
             if name is None and rx is _CALLED:
                 nxt = _token_at(v, m.end())
                 name = _lower_name_at(doc, v, nxt, lex) if nxt is not None else None
