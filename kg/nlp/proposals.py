@@ -24,10 +24,10 @@ if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
 
 _VERB = re.compile(
-    r"\b(?:we|this (?:paper|work|study|article)|the present (?:paper|work)|our (?:paper|work))\s+"
+    r"\b(?:we|this (?:paper|work|study|article|report|document)|the present (?:paper|work)|our (?:paper|work))\s+"
     r"(?:(?:first|also|further|then|hence|therefore|thus|newly|here|now)\s+)?"
     r"(?:propose|introduce|present|develop|design|build|construct|release|create|curate|collect|contribute|"
-    r"devise|formulate|put forward|offer|unveil|open-source)[sd]?\b", re.I)
+    r"devise|formulate|put forward|offer|unveil|open-source|describe)[sd]?\b", re.I)
 _INTRODUCING = re.compile(r"\b(?:by |through |via )?(?:proposing|introducing|presenting|developing)\b", re.I)
 _CALLED = re.compile(r"\b(?:called|dubbed|named|termed|coined|nicknamed|namely|referred to as|"
                      r"we (?:term|call|name|dub|coin))\b\s*[:\"“']?", re.I)
