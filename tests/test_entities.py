@@ -139,3 +139,76 @@ def test_any_word_salad_gives_ordered_non_overlapping_typed_spans(words: list[st
     spans = list(doc.spans["entities"])
     assert all(a.end <= b.start for a, b in zip(spans, spans[1:]))
     assert all(s.label_ in ("Method", "Dataset", "Task", "Metric") and s._.kg_name for s in spans)
+
+
+# -- narrowed tasks, plural outputs, numbers beside names (issue 4 follow-up) ------------
+def test_known_task_narrowed_by_its_modifiers(nlp) -> None:
+    found = entities(nlp, "We study contrastive objectives for hypergraph representation learning on citation data.")
+    assert ("hypergraph representation learning", "Task") in found
+    assert ("representation learning", "Task") not in found
+
+
+def test_plural_of_a_task_is_an_output_not_the_task(nlp) -> None:
+    found = entities(nlp, "Finally, we offer practical recommendations for practitioners who tune the sampler.")
+    assert not any(label == "Task" for _, label in found)
+
+
+@pytest.mark.parametrize("amount", ["3.1times", "3.1x", "3.1 times"])
+def test_a_number_with_its_unit_stays_out_of_a_metric_name(nlp, amount) -> None:
+    found = entities(nlp, f"Experiments show that PebbleCache reaches up to {amount} speedup on long clips.")
+    assert ("speedup", "Metric") in found
+    assert not any(amount.split()[0] in text for text, _ in found)
+
+
+def test_capitalised_word_listed_between_known_datasets_is_a_dataset(nlp) -> None:
+    found = entities(nlp, "We report miss rates on CIFAR-10, Marlin and SVHN.")
+    assert ("Marlin", "Dataset") in found
+    # Without a list of known datasets the same word is left alone.
+    assert not any(text == "Marlin" for text, _ in entities(nlp, "We report miss rates on Marlin."))
+
+
+# -- abbreviations with numbers, brackets and shared last words -------------------------
+def test_bracket_then_colon_still_closes_the_short_form(nlp) -> None:
+    doc = nlp("We present gated sparse attention (GSA): a layer that routes tokens.")
+    assert [(lg.text, sh.text) for lg, sh in doc._.abbreviations] == [("gated sparse attention", "GSA")]
+
+
+def test_short_form_opening_with_a_number(nlp) -> None:
+    doc = nlp("We build 4D Sparse Voxel Mapping (4DSVM) for moving scenes.")
+    assert [(lg.text, sh.text) for lg, sh in doc._.abbreviations] == [("4D Sparse Voxel Mapping", "4DSVM")]
+
+
+def test_short_form_that_keeps_the_last_word_of_its_long_form(nlp) -> None:
+    text = ("We develop a Gated Sparse Mask R-CNN (GSM R-CNN) detector. "
+            "Results show that the proposed GSM R-CNN is accurate.")
+    doc = nlp(text)
+    assert [(lg.text, sh.text) for lg, sh in doc._.abbreviations] == [("Gated Sparse Mask R-CNN", "GSM R-CNN")]
+    assert proposed(nlp, text) == {("Gated Sparse Mask R-CNN", "Method")}
+    names = {s._.kg_name for s in doc.spans["entities"] if s.text == "GSM R-CNN"}
+    assert names == {"Gated Sparse Mask R-CNN"}
+
+
+# -- more ways of naming the paper's own method ------------------------------------------
+@pytest.mark.parametrize("text, name", [
+    ("Our system, called Deep Harbor, outperforms earlier pipelines on noisy speech.", "Deep Harbor"),
+    ("When trained at scale, our models (TideGANs) reach a better FID.", "TideGANs"),
+    ("This report describes OrbitNet, an entry to a shared task.", "OrbitNet"),
+    ("Results show that the proposed token budget allocation significantly outperforms dense baselines.",
+     "token budget allocation"),
+])
+def test_more_proposal_phrasings(nlp, text, name) -> None:
+    assert proposed(nlp, text) == {(name, "Method")}
+
+
+def test_descriptor_before_named_is_not_the_proposal(nlp) -> None:
+    text = "In this report, we propose a carefully tuned Faster R-CNN detector named KestrelDet for drones."
+    assert proposed(nlp, text) == {("KestrelDet", "Method")}
+
+
+@pytest.mark.parametrize("text", [
+    "Results show that the proposed method significantly outperforms dense baselines.",
+    "We compare against the proposed pooling operations of earlier work.",
+    "The proposed matrix completion on synthetic data converges.",
+])
+def test_the_proposed_with_a_generic_or_unfinished_phrase_names_nothing(nlp, text) -> None:
+    assert proposed(nlp, text) == set()

@@ -86,3 +86,19 @@ def find_abbreviations(doc: Doc) -> Doc:
             pairs.append((inner, doc[i - 1:i]))
     doc._.abbreviations = pairs
     return doc
+
+
+def short_form_uses(doc: Doc) -> dict[int, tuple[Span, int]]:
+    """Every use of a defined short form, its definition included: token index
+    where it starts -> (its long form, number of tokens). Short forms of
+    several tokens ("SAF R-CNN") are matched token by token."""
+    texts = [t.text for t in token_view(doc)]
+    uses: dict[int, tuple[Span, int]] = {}
+    for long, short in doc._.abbreviations or []:
+        words = [t.text for t in short]
+        n = len(words)
+        for k in range(short.start, len(texts) - n + 1):
+            if texts[k] == words[0] and texts[k:k + n] == words:
+                uses.setdefault(k, (long, n))
+    return uses
+

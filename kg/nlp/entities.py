@@ -18,6 +18,7 @@ from functools import lru_cache
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.nlp.abbreviations import short_form_uses
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.tokens import span_text, token_view
@@ -62,6 +63,7 @@ def _pair_candidates(doc: Doc, cands: list[Candidate], lex: Lexicon) -> tuple[li
     by_span: dict[tuple[int, int], list[Candidate]] = {}
     for c in cands:
         by_span.setdefault((c.start, c.end), []).append(c)
+    uses = short_form_uses(doc) if any(len(sh) > 1 for _, sh in doc._.abbreviations or []) else {}
     for long, short in doc._.abbreviations or []:
         if long.text.lower() in lex.generic_terms or short.text in lex.not_names:
             dropped.add(short.text)
@@ -82,6 +84,11 @@ def _pair_candidates(doc: Doc, cands: list[Candidate], lex: Lexicon) -> tuple[li
         out.append(Candidate(long.start, long.end, label, "abbreviation", name=name, aliases=[short.text],
                              proposed=proposed))
         out.append(Candidate(short.start, short.end, label, "abbreviation", name=name, proposed=proposed))
+        if len(short) > 1:  # "SAF R-CNN": its later uses, token by token
+            for k, (lg, n) in uses.items():
+                if k >= short.end and lg.start == long.start:
+                    out.append(Candidate(k, k + n, label, "abbreviation", name=name))
+            continue
         forms = {short.text, short.text + "s", short.text[:-1] if short.text.endswith("s") else short.text}
         for tok in token_view(doc)[short.end:]:
             if tok.text in forms:

@@ -381,6 +381,33 @@ def _coordinated_types(doc: Doc, v: list[Tok], found: list[Candidate]) -> None:
                 break
 
 
+def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
+    """ "on Caltech, INRIA and ETH": a capitalised word listed between known
+    datasets is one too, though alone it would be too common a word to call a name."""
+    known = sorted((c.start, c.end) for c in found if c.label == "Dataset" and c.source in ("gazetteer", "variant", "cue"))
+    if len(known) < 2:
+        return []
+    taken = {i for c in found for i in range(c.start, c.end)}
+    ends = {e for _, e in known}
+    starts = {s for s, _ in known}
+    out = []
+    for tok in v:
+        i = tok.i
+        if i in taken or tok.is_sent_start or not tok.text[:1].isupper() or tok.text in lex.not_names \
+                or tok.lower_ in lex.name_stop_words or not tok.is_alpha:
+            continue
+        left = i - 1
+        while left >= 0 and v[left].text in _CONJ:
+            left -= 1
+        right = i + 1
+        while right < len(v) and v[right].text in _CONJ:
+            right += 1
+        # Listed: a known dataset on one side with a list separator between them.
+        if (left < i - 1 and left + 1 in ends) or (right > i + 1 and right in starts):
+            out.append(Candidate(i, i + 1, "Dataset", "name"))
+    return out
+
+
 @Language.component("kg_entity_patterns")
 def find_pattern_entities(doc: Doc) -> Doc:
     lex = lexicon()
@@ -394,4 +421,5 @@ def find_pattern_entities(doc: Doc) -> Doc:
     found += _dataset_cue_candidates(doc, v, lex)
     found += _name_candidates(doc, v, lex)
     _coordinated_types(doc, v, found)
+    found += _listed_datasets(v, found, lex)
     return doc

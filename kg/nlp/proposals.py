@@ -15,6 +15,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.nlp.abbreviations import short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
@@ -154,7 +155,7 @@ def find_proposals(doc: Doc) -> Doc:
     pairs = {long.start: long for long, _ in (doc._.abbreviations or [])}
     text = doc_text(doc)
     found: list[tuple[Span, str]] = []
-    long_of_short = {sh.start: lg for lg, sh in (doc._.abbreviations or [])}
+    short_uses = short_form_uses(doc)
     called_at = [m.start() for m in _CALLED.finditer(text)]
     for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
         for m in rx.finditer(text):
@@ -173,8 +174,9 @@ def find_proposals(doc: Doc) -> Doc:
                 name = _lower_proposal_at(doc, v, nxt, lex) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
-                if name.start in long_of_short and name.end - name.start == 1:
-                    name = long_of_short[name.start]
+                use = short_uses.get(name.start)
+                if use is not None and name.end - name.start <= use[1]:
+                    name = use[0]
                 found.append((name, _label(text, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
     for tok in v:
