@@ -212,3 +212,8 @@ def test_descriptor_before_named_is_not_the_proposal(nlp) -> None:
 ])
 def test_the_proposed_with_a_generic_or_unfinished_phrase_names_nothing(nlp, text) -> None:
     assert proposed(nlp, text) == set()
+
+
+def test_camel_case_name_that_spells_an_english_word_matches_only_as_written(nlp) -> None:
+    assert not any(label == "Dataset" for _, label in entities(nlp, "We train at the largest scale yet attempted."))
+    assert ("LargeST", "Dataset") in entities(nlp, "We forecast traffic on LargeST.")

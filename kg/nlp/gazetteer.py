@@ -29,6 +29,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
 from kg.nlp.candidates import Candidate, candidates
+from kg.nlp.lexicon import lexicon
 from kg.nlp.tokens import token_view
 
 FILE_TYPES = {"datasets": "Dataset", "metrics": "Metric", "tasks": "Task", "methods": "Method"}
@@ -129,6 +130,7 @@ class GazetteerMatcher:
         self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
         self.entries = entries
         self.by_form: dict[str, int] = {}  # exact form -> entry index, for variants
+        words = lexicon().name_stop_words
         for i, e in enumerate(entries):
             key = str(i)
             exact_docs, lower_docs = [], []
@@ -138,8 +140,10 @@ class GazetteerMatcher:
                 plural = _plural(form) if e.type != "Task" else None
                 variants = [form] + ([plural] if plural else [])
                 cased = e.case_sensitive or any(c.isupper() or c.isdigit() for c in form)
-                # A long CamelCase name ("ImageNet") is no English word in any case ("MuTual" would be).
-                camel = len(form) >= 7 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:])
+                # A long CamelCase name ("ImageNet") is no English word in any case ("MuTual" would be,
+                # and so would "LargeST").
+                camel = len(form) >= 7 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:]) \
+                    and form.lower() not in words
                 for v in variants:
                     exact_docs.append(nlp.make_doc(v))
                     if not e.case_sensitive and (not cased or " " in v or camel):
