@@ -128,11 +128,14 @@ def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int
     sent_end = v[i].sent_end
     for k in range(i, min(sent_end, i + window)):
         tok = v[k]
-        if stop_early and tok.lower_ in _SCAN_STOP and k > i:
+        # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
+        if stop_early and tok.lower_ in _SCAN_STOP and (k > i or tok.lower_ == "to"):
             return None
         name = _name_at(doc, v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")),
                         named=named and k == i)
         if name is not None:
+            if name.end < len(v) and (v[name.end].lower_ in lex.task_heads or v[name.end].lower_ in lex.task_cues):
+                return None  # "a neural POS tagging model", "the SSS problem": the name is part of a task
             return name
     return None
 
@@ -169,6 +172,8 @@ def find_proposals(doc: Doc) -> Doc:
             if name is None and rx is _CALLED:
                 nxt = _token_at(v, m.end())
                 name = _lower_name_at(doc, v, nxt, lex) if nxt is not None else None
+                if name is not None and v[name.end - 1].lower_ in lex.task_heads:
+                    name = None  # "namely car model classification": a task, not a method's name
             elif name is None and rx is _THE_PROPOSED:
                 nxt = _token_at(v, m.end())
                 name = _lower_proposal_at(doc, v, nxt, lex) if nxt is not None else None
