@@ -26,6 +26,7 @@ class Lexicon:
     method_heads_lowercase: frozenset[str]
     adjective_suffixes: frozenset[str]
     task_context_before: frozenset[str]
+    languages: frozenset[str]
 
 
 @lru_cache(maxsize=1)

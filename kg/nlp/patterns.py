@@ -58,6 +58,15 @@ def is_name_like(tok: Token | Tok, lex: Lexicon | None = None) -> bool:
     return _name_like_text(tok.text)
 
 
+_PAIR_SPLIT = re.compile(r"-to-|→|->|-|–")
+
+
+def _is_language_pair(text: str, lex: Lexicon) -> bool:
+    """ "English-to-German", "En-De", "Zh→En": a translation direction, not a name."""
+    parts = _PAIR_SPLIT.split(text)
+    return len(parts) == 2 and all(p.capitalize() in lex.languages or p.lower() in lex.languages for p in parts)
+
+
 @lru_cache(maxsize=65536)
 def _name_like_text(text: str) -> bool:
     lex = lexicon()
@@ -66,6 +75,8 @@ def _name_like_text(text: str) -> bool:
     if not text[0].isalnum() or not any(c.isalpha() for c in text) or _NOT_IN_NAMES.search(text):
         return False
     if text.lower() in lex.name_stop_words:
+        return False
+    if _is_language_pair(text, lex):
         return False
     if "-" in text:
         parts = text.split("-")
