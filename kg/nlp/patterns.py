@@ -419,6 +419,22 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
     return out
 
 
+def _joined_list_items(v: list[Tok], found: list[Candidate]) -> list[Candidate]:
+    """ "VIPeR, QMUL GRID, CUHK Campus and CUHK03": capitalised names side by
+    side inside a list of datasets are one item, not two datasets."""
+    single = {c.start for c in found if c.label == "Dataset" and c.end - c.start == 1}
+    out = []
+    i = 0
+    while i < len(v):
+        j = i
+        while j in single and v[j].text[:1].isupper():
+            j += 1
+        if j - i >= 2 and (i > 0 and v[i - 1].text in _CONJ or j < len(v) and v[j].text in _CONJ):
+            out.append(Candidate(i, j, "Dataset", "name"))
+        i = max(j, i + 1)
+    return out
+
+
 @Language.component("kg_entity_patterns")
 def find_pattern_entities(doc: Doc) -> Doc:
     lex = lexicon()
@@ -433,4 +449,5 @@ def find_pattern_entities(doc: Doc) -> Doc:
     found += _name_candidates(doc, v, lex)
     _coordinated_types(doc, v, found)
     found += _listed_datasets(v, found, lex)
+    found += _joined_list_items(v, found)
     return doc
