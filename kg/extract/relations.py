@@ -190,11 +190,18 @@ def _self_references(text: str) -> list[re.Match]:
 def _compared_mention(text: str, start: int, m: Mention) -> bool:
     """A method named after "than", "compared to", "unlike", "outperforms": not the subject."""
     before = text[start:m.start]
+    if _YARDSTICK.search(before):
+        return True
     verb = cues().improve_verb.search(before)
     if verb and re.fullmatch(r"\s*(?:(?:the|all|both|most|strong|existing)\s+)*", before[verb.end():]):
         return True
     return bool(re.search(r"\b(?:than|compared (?:to|with)|unlike|over|against|versus|vs\.?|like|such as|e\.g\.,?|from|of|to|on|with)\s+(?:the\s+)?$",
                           text[start:m.start], re.I))
+
+
+# "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
+_YARDSTICK = re.compile(r"\b(?:match(?:es|ed|ing)?|rival(?:s|led|ing)?|on par with|comparable to|competitive with|"
+                        r"as (?:good|well|accurate) as)\b[^,;.]{0,50}$", re.I)
 
 
 # -- improvesOver ----------------------------------------------------------------
