@@ -217,3 +217,20 @@ def test_the_proposed_with_a_generic_or_unfinished_phrase_names_nothing(nlp, tex
 def test_camel_case_name_that_spells_an_english_word_matches_only_as_written(nlp) -> None:
     assert not any(label == "Dataset" for _, label in entities(nlp, "We train at the largest scale yet attempted."))
     assert ("LargeST", "Dataset") in entities(nlp, "We forecast traffic on LargeST.")
+
+
+@pytest.mark.parametrize("pair", ["English-to-German", "En-De", "Zh→En"])
+def test_a_language_pair_is_not_a_name(nlp, pair) -> None:
+    found = entities(nlp, f"We reach 31.2 BLEU on {pair} WMT 2014 with a small model.")
+    assert not any(text == pair for text, _ in found)
+    assert ("WMT 2014", "Dataset") in found
+
+
+def test_names_side_by_side_in_a_dataset_list_are_one_item(nlp) -> None:
+    found = entities(nlp, "We test on four re-identification sets, VIPeR, QMUL GRID, CUHK Campus and CUHK03.")
+    assert {("QMUL GRID", "Dataset"), ("CUHK Campus", "Dataset"), ("VIPeR", "Dataset")} <= found
+
+
+def test_we_refer_to_it_as_names_the_proposal(nlp) -> None:
+    text = "We refer to the architecture as a “braided ladder” network based on repeated pooling."
+    assert proposed(nlp, text) == {("braided ladder", "Method")}

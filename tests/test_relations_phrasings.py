@@ -148,3 +148,11 @@ def test_singular_generic_baseline(nlp, baseline):
                    {**ENTS, "DOTA": "Dataset"}, proposed=("GlintNet",))
     got = improvements(doc)
     assert len(got) == 1 and baseline.split(" ", 1)[1] in next(iter(got))
+
+
+# -- a method named as the yardstick is not the subject --------------------------------------
+@pytest.mark.parametrize("phrase", ["match the accuracy of standard ResNet-50", "are on par with ResNet-50"])
+def test_yardstick_method_is_not_evaluated_in_its_own_right(nlp, phrase):
+    doc = annotate(nlp, f"In experiments, lattice networks {phrase} on both CIFAR-10 and ImageNet.",
+                   {"ResNet-50": "Method", "lattice networks": "Method", "CIFAR-10": "Dataset", "ImageNet": "Dataset"})
+    assert not any(s == "ResNet-50" for s, _ in triples(doc, "evaluatedOn"))

@@ -31,7 +31,8 @@ _VERB = re.compile(
     r"devise|formulate|put forward|offer|unveil|open-source|describe)[sd]?\b", re.I)
 _INTRODUCING = re.compile(r"\b(?:by |through |via )?(?:proposing|introducing|presenting|developing)\b", re.I)
 _CALLED = re.compile(r"\b(?:called|dubbed|named|termed|coined|nicknamed|namely|referred to as|"
-                     r"we (?:term|call|name|dub|coin))\b\s*[:\"“']?", re.I)
+                     r"we (?:term|call|name|dub|coin)|"
+                     r"we refer to (?:it|this|them|(?:the|our) [\w-]+(?: [\w-]+)?) as(?: an?| the)?)\b\s*[:\"“']?", re.I)
 # "our method, FooNet" and "our models (FooNets)": the name right after.
 _OUR = re.compile(r"\bour (?:proposed |new |novel )?(?:method|model|framework|approach|system|algorithm|"
                   r"architecture|technique|benchmark|dataset)s?\s*[,(]\s*", re.I)
