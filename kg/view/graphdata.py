@@ -44,11 +44,12 @@ SELECT ?e ?l (COUNT(DISTINCT ?g) AS ?n) WHERE {{
 }} GROUP BY ?e ?l"""
 
 # Surface names count as names of the entity where no canonical label exists.
+# Only entities carry these properties, and the caller keeps the nodes it
+# knows; joining on the entity classes here made Oxigraph 0.5 scan the store
+# once per class and property (24 s instead of 0.1 s at 10k abstracts).
 OTHER_NAMES_Q = _PROLOGUE + f"""
 SELECT DISTINCT ?e ?l WHERE {{
-  VALUES ?p {{ <{SKOS.altLabel}> <{MLKG.surfaceName}> <{MLKG.surfaceAlias}> }}
-  VALUES ?cls {{ {_values(NODE_CLASS.values())} }}
-  ?e a ?cls ; ?p ?l .
+  {{ ?e <{SKOS.altLabel}> ?l }} UNION {{ ?e <{MLKG.surfaceName}> ?l }} UNION {{ ?e <{MLKG.surfaceAlias}> ?l }}
 }}"""
 
 PAPERS_Q = _PROLOGUE + f"""
