@@ -105,14 +105,18 @@ def cmd_build(args: argparse.Namespace) -> int:
     refused = _strict_refusal(args)
     if refused is not None:
         return refused
+    from kg.extract.dask_runner import DaskError
     if args.update:
         if not args.inputs:
             return _err("--update needs the INPUT files to add")
         from kg.update import update
-        summary = update(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer, view=not args.no_view)
+        try:
+            summary = update(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer,
+                             view=not args.no_view, workers=args.workers, dask=args.dask)
+        except DaskError as err:
+            return _err(str(err))
         print("\n".join(summary.lines()))
         return 1 if summary.skipped else 0
-    from kg.extract.dask_runner import DaskError
     try:
         summary = build(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer, view=not args.no_view,
                         workers=args.workers, dask=args.dask, progress=not args.quiet)

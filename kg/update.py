@@ -68,9 +68,12 @@ class UpdateSummary:
 
 
 def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
-           gazetteers: Iterable[str | os.PathLike] = (), view: bool = True) -> UpdateSummary:
-    """Add the abstracts of `inputs` to the build in `out_dir` (see the module doc)."""
-    from kg.extract import Extractor
+           gazetteers: Iterable[str | os.PathLike] = (), view: bool = True, workers: int = 1,
+           dask=None) -> UpdateSummary:
+    """Add the abstracts of `inputs` to the build in `out_dir` (see the module
+    doc). Extraction runs as in a build: in this process, in `workers` local
+    processes, or on the Dask cluster `dask`."""
+    from kg.extract.parallel import record_stream
     from kg.io import ReadReport, read_inputs
 
     t0 = time.perf_counter()
@@ -94,8 +97,10 @@ def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, f
         first = next(pending, None)
         if first is None:
             return changes  # nothing new: no need to load the pipeline
-        extractor = Extractor(gazetteers)
-        for abstract, record in extractor.records(itertools.chain([first], pending)):
+        # The stream pulls abstracts in this thread, between the writes below, so the
+        # store is never read and written at once.
+        for abstract, record in record_stream(itertools.chain([first], pending), gazetteers,
+                                              workers=workers, dask=dask):
             pid = record["id"]
             if pid in changes or store.paper_text(pid) is not None:
                 if pid not in summary.replaced and pid not in summary.added:

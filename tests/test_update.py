@@ -130,3 +130,11 @@ def test_update_without_a_build_is_a_clear_error(corpus, tmp_path, capsys):
         update([corpus / "second.jsonl"], tmp_path / "nothing", view=False)
     assert main(["build", "--update", str(corpus / "second.jsonl"), "-o", str(tmp_path / "nothing")]) == 2
     assert "kg build" in capsys.readouterr().err
+
+
+def test_update_in_worker_processes_matches_a_fresh_build(corpus, first_built, fresh_all):
+    code = main(["build", "--update", "--workers", "2", "--no-view", "-o", str(first_built),
+                 str(corpus / "second.jsonl"), str(corpus / "first.jsonl")])
+    assert code == 0
+    assert quads(first_built) == quads(fresh_all)
+    assert sorted(record_ids(first_built)) == ["t-1", "t-2", "t-3"]
