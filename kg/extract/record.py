@@ -90,7 +90,10 @@ class Extractor:
         self.nlp = make_pipeline(gazetteers)
 
     def record(self, abstract: Abstract) -> dict[str, Any]:
-        return doc_to_record(self.nlp(abstract.text), abstract.id)
+        doc = self.nlp(abstract.text)
+        record = doc_to_record(doc, abstract.id)
+        _release(doc)
+        return record
 
     def records(self, abstracts: Iterable[Abstract], batch_size: int = 64) -> Iterator[tuple[Abstract, dict]]:
         """(abstract, record) pairs in input order, streamed."""
@@ -105,4 +108,14 @@ class Extractor:
 
     def _run(self, batch: list[Abstract]) -> Iterator[tuple[Abstract, dict]]:
         for ab, doc in zip(batch, self.nlp.pipe(ab.text for ab in batch)):
-            yield ab, doc_to_record(doc, ab.id)
+            record = doc_to_record(doc, ab.id)
+            _release(doc)
+            yield ab, record
+
+
+def _release(doc: Doc) -> None:
+    """Let a Doc whose record is built be freed at once. Its abbreviation
+    spans refer back to it (Doc -> user_data -> Span -> Doc), a cycle that
+    only Python's cycle collector would break: until then every finished Doc
+    stays in memory with all it holds, and each full collection walks them all."""
+    doc._.abbreviations = None
