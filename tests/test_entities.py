@@ -139,3 +139,15 @@ def test_any_word_salad_gives_ordered_non_overlapping_typed_spans(words: list[st
     spans = list(doc.spans["entities"])
     assert all(a.end <= b.start for a, b in zip(spans, spans[1:]))
     assert all(s.label_ in ("Method", "Dataset", "Task", "Metric") and s._.kg_name for s in spans)
+
+
+# -- fast paths give what the plain ways give ----------------------------------------
+def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:
+    from kg.nlp.entities import SpanExtensions
+
+    doc = nlp("QuillNet beats BERT on GLUE.")
+    quill, bert = doc[0:1], doc[2:3]
+    SpanExtensions(doc, ("kg_name", "proposed")).write(quill, ("Quill", True))
+    assert (quill._.kg_name, quill._.proposed, quill._.canonical) == ("Quill", True, None)
+    bert._.canonical = "BERT-base"
+    assert SpanExtensions(doc, ("canonical", "aliases", "proposed")).read(bert) == ["BERT-base", None, False]
