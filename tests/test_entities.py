@@ -142,6 +142,22 @@ def test_any_word_salad_gives_ordered_non_overlapping_typed_spans(words: list[st
 
 
 # -- fast paths give what the plain ways give ----------------------------------------
+_CUE_PIECES = ["We", "we", " ", "  ", "\n", "propose", "proposes", "introduce", "this", "This", "paper", "the", "The",
+               "present", "work", "our", "Our", "method", ",", "proposed", "newly", "called", "named", "namely",
+               "referred to as", "dub", "by", "proposing", "via", "introducing", "FooNet", "new", "were", "web",
+               "é", "THE", "WE"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_CUE_PIECES), max_size=30))
+def test_proposal_cues_are_found_where_a_full_scan_finds_them(pieces: list[str]) -> None:
+    from kg.nlp.proposals import _STARTS, _matches
+
+    text = "".join(pieces)
+    for rx in _STARTS:
+        assert [m.span() for m in _matches(rx, text, text.lower())] == [m.span() for m in rx.finditer(text)]
+
+
 def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:
     from kg.nlp.entities import SpanExtensions
 
