@@ -141,9 +141,10 @@ class GazetteerMatcher:
                 # A long CamelCase name ("ImageNet") is no English word in any case ("MuTual" would be).
                 camel = len(form) >= 7 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:])
                 for v in variants:
-                    exact_docs.append(nlp.make_doc(v))
+                    doc = nlp.make_doc(v)  # one Doc serves both matchers: they only read it
+                    exact_docs.append(doc)
                     if not e.case_sensitive and (not cased or " " in v or camel):
-                        lower_docs.append(nlp.make_doc(v))
+                        lower_docs.append(doc)
             if exact_docs:
                 self.exact.add(key, exact_docs)
             if lower_docs:
