@@ -234,3 +234,32 @@ def test_names_side_by_side_in_a_dataset_list_are_one_item(nlp) -> None:
 def test_we_refer_to_it_as_names_the_proposal(nlp) -> None:
     text = "We refer to the architecture as a “braided ladder” network based on repeated pooling."
     assert proposed(nlp, text) == {("braided ladder", "Method")}
+
+
+# -- fast paths give what the plain ways give ----------------------------------------
+_CUE_PIECES = ["We", "we", " ", "  ", "\n", "propose", "proposes", "introduce", "this", "This", "paper", "the", "The",
+               "present", "work", "our", "Our", "method", ",", "proposed", "newly", "called", "named", "namely",
+               "referred to as", "dub", "by", "proposing", "via", "introducing", "FooNet", "new", "were", "web",
+               "é", "THE", "WE", "describes", "report", "document", "refer to the model as", "a", "models", "(",
+               "“"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_CUE_PIECES), max_size=30))
+def test_proposal_cues_are_found_where_a_full_scan_finds_them(pieces: list[str]) -> None:
+    from kg.nlp.proposals import _STARTS, _matches
+
+    text = "".join(pieces)
+    for rx in _STARTS:
+        assert [m.span() for m in _matches(rx, text, text.lower())] == [m.span() for m in rx.finditer(text)]
+
+
+def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:
+    from kg.nlp.entities import SpanExtensions
+
+    doc = nlp("QuillNet beats BERT on GLUE.")
+    quill, bert = doc[0:1], doc[2:3]
+    SpanExtensions(doc, ("kg_name", "proposed")).write(quill, ("Quill", True))
+    assert (quill._.kg_name, quill._.proposed, quill._.canonical) == ("Quill", True, None)
+    bert._.canonical = "BERT-base"
+    assert SpanExtensions(doc, ("canonical", "aliases", "proposed")).read(bert) == ["BERT-base", None, False]

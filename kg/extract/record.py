@@ -12,7 +12,8 @@ from spacy.tokens import Doc
 import kg
 from kg.model import Abstract
 from kg.nlp import ENTITY_TYPES, SPAN_KEY, make_pipeline
-from kg.nlp.tokens import doc_text, token_view
+from kg.nlp.entities import SpanExtensions
+from kg.nlp.tokens import doc_text, sentence_starts_of, token_view
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
 
@@ -30,10 +31,10 @@ def _sentence_offsets(doc: Doc) -> list[list[int]]:
         return [[s.start_char, s.end_char] for s in doc.sents]
     view = token_view(doc)
     out = []
-    for tok in view:
-        if tok.is_sent_start:
-            last = view[tok.sent_end - 1]
-            out.append([tok.idx, last.idx + len(last.text)])
+    for start in sentence_starts_of(doc):
+        tok = view[start]
+        last = view[tok.sent_end - 1]
+        out.append([tok.idx, last.idx + len(last.text)])
     return out
 
 
@@ -49,27 +50,27 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
     `mentions` (character offsets)."""
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
     text = doc_text(doc)
+    extensions = SpanExtensions(doc, ("kg_name", "canonical", "aliases", "proposed", "exact_match"))
     for span in doc.spans.get(SPAN_KEY, []):
-        if span.label_ not in entities:
+        label = span.label_
+        if label not in entities:
             continue
-        ext = span._  # each `span._` builds a new accessor: read them all through one
+        kg_name, canonical, span_aliases, proposed, exact_match = extensions.read(span)
         start, end = span.start_char, span.end_char
         written = text[start:end]
-        name = ext.kg_name or written
-        canonical = ext.canonical
+        name = kg_name or written
         key = canonical or _fold(name)
-        ent = entities[span.label_].setdefault(key, {"name": name})
-        aliases = set(ent.get("aliases", [])) | set(ext.aliases or [])
+        ent = entities[label].setdefault(key, {"name": name})
+        aliases = set(ent.get("aliases", [])) | set(span_aliases or [])
         for form in (written, name):
             if _fold(form) != _fold(ent["name"]):
                 aliases.add(form)
         if aliases:
             ent["aliases"] = sorted(aliases)
-        if ext.proposed:
+        if proposed:
             ent["proposed"] = True
         if canonical and canonical != ent["name"]:
             ent["canonical"] = canonical
-        exact_match = ext.exact_match
         if exact_match:
             ent["exactMatch"] = list(exact_match)
         ent.setdefault("mentions", []).append([start, end])
@@ -90,7 +91,10 @@ class Extractor:
         self.nlp = make_pipeline(gazetteers)
 
     def record(self, abstract: Abstract) -> dict[str, Any]:
-        return doc_to_record(self.nlp(abstract.text), abstract.id)
+        doc = self.nlp(abstract.text)
+        record = doc_to_record(doc, abstract.id)
+        _release(doc)
+        return record
 
     def records(self, abstracts: Iterable[Abstract], batch_size: int = 64) -> Iterator[tuple[Abstract, dict]]:
         """(abstract, record) pairs in input order, streamed."""
@@ -105,4 +109,14 @@ class Extractor:
 
     def _run(self, batch: list[Abstract]) -> Iterator[tuple[Abstract, dict]]:
         for ab, doc in zip(batch, self.nlp.pipe(ab.text for ab in batch)):
-            yield ab, doc_to_record(doc, ab.id)
+            record = doc_to_record(doc, ab.id)
+            _release(doc)
+            yield ab, record
+
+
+def _release(doc: Doc) -> None:
+    """Let a Doc whose record is built be freed at once. Its abbreviation
+    spans refer back to it (Doc -> user_data -> Span -> Doc), a cycle that
+    only Python's cycle collector would break: until then every finished Doc
+    stays in memory with all it holds, and each full collection walks them all."""
+    doc._.abbreviations = None

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from spacy.tokens import Doc, Span
 
 from kg.extract.numbers import Quantity, quantities
+from kg.nlp.entities import SpanExtensions
 from kg.nlp.pipeline import SPAN_KEY
 
 # Sizes and counts ("7B parameters", "12 GB") are not results.
@@ -62,10 +63,11 @@ class Sentence:
 def doc_mentions(doc: Doc, text: str) -> list[Mention]:
     """The entity spans as plain values, in text order, offsets in the document."""
     out = []
+    extensions = SpanExtensions(doc, ("kg_name", "proposed"))
     for span in doc.spans.get(SPAN_KEY, []):
         a, b = span.start_char, span.end_char
-        ext = span._  # one extension accessor per span: each is an object made on access
-        out.append(Mention(a, b, span.label_, ext.kg_name or text[a:b], bool(ext.proposed), span.start, span.end))
+        kg_name, proposed = extensions.read(span)
+        out.append(Mention(a, b, span.label_, kg_name or text[a:b], bool(proposed), span.start, span.end))
     out.sort(key=lambda m: (m.tok_start, -m.tok_end))
     return out
 

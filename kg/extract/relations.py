@@ -20,8 +20,6 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from numpy import flatnonzero
-from spacy.attrs import IDX, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -29,7 +27,7 @@ from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
-from kg.nlp.tokens import doc_text
+from kg.nlp.tokens import doc_text, sentence_starts_of, token_view
 
 _CLAUSE_BREAK = re.compile(r"[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b", re.I)
 
@@ -78,16 +76,15 @@ class RelationFinder:
 
 def _sentences(doc: Doc, text_len: int) -> Iterator[tuple[int, int, int, int]]:
     """Each sentence of `doc` as (first token, end token, start char, end
-    char), read from the sentence-start flags in one array: Doc.sents makes a
-    Token object for every token, and most sentences are skipped unbuilt. The
-    end char includes the whitespace after the sentence."""
+    char), read from the token view (kg.nlp.tokens) and its sentence starts:
+    Doc.sents makes a Token object for every token, and most sentences are
+    skipped unbuilt. The end char includes the whitespace after the sentence."""
     if not len(doc):
         return
-    flags, chars = doc.to_array([SENT_START, IDX]).T
-    bounds = [int(i) for i in flatnonzero(flags.view("int64") == 1) if i > 0] + [len(doc)]
+    v = token_view(doc)
     first = 0
-    for end in bounds:
-        yield first, end, int(chars[first]), int(chars[end]) if end < len(doc) else text_len
+    for end in sentence_starts_of(doc)[1:] + [len(doc)]:
+        yield first, end, v[first].idx, v[end].idx if end < len(doc) else text_len
         first = end
 
 

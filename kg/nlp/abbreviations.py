@@ -15,7 +15,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.nlp.abbrev_match import is_abbreviation
-from kg.nlp.tokens import Tok, token_view
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 if not Doc.has_extension("abbreviations"):
     Doc.set_extension("abbreviations", default=None)
@@ -30,8 +30,9 @@ def _looks_short(text: str) -> bool:
     return bool(_SHORT.match(text)) and not text.isdigit()
 
 
-def _long_before(doc: Doc, v: list[Tok], paren: int, short: str) -> Span | None:
-    """The shortest run of words ending just before `paren` that `short` abbreviates."""
+def _long_before(v: list[Tok], text: str, paren: int, short: str) -> tuple[int, int] | None:
+    """The shortest run of words ending just before `paren` that `short`
+    abbreviates, as (start, end) token indices."""
     sent_start = v[paren].sent_start
     letters = sum(c.isalpha() for c in short)
     max_words = min(letters + 5, letters * 2)
@@ -43,20 +44,21 @@ def _long_before(doc: Doc, v: list[Tok], paren: int, short: str) -> Span | None:
             break
         words += 1
         if tok.text[:1].lower() == short[:1].lower() or tok.text[:1] == short[:1]:
-            cand = doc[k:paren]
-            if is_abbreviation(short, cand.text):
-                return cand
+            if is_abbreviation(short, view_text(v, text, k, paren)):
+                return k, paren
         k -= 1
     return None
 
 
 @Language.component("kg_abbreviations")
 def find_abbreviations(doc: Doc) -> Doc:
+    # Spans are made only for the pairs found; the rules read text off the token view.
     pairs: list[tuple[Span, Span]] = []
     v = token_view(doc)
+    text = doc_text(doc)
     n = len(v)
-    for i, tok in enumerate(v):
-        if tok.text != "(" or i == 0:
+    for i in positions(view_columns(doc)[0], ("(",)):
+        if i == 0:
             continue
         j = i + 1
         while j < n and j - i <= _MAX_INNER and v[j].text not in (")", "(") and not v[j].is_sent_start:
@@ -66,24 +68,24 @@ def find_abbreviations(doc: Doc) -> Doc:
         inner_end = i + 1
         while inner_end < j and v[inner_end].text not in (",", ";"):
             inner_end += 1
-        inner = doc[i + 1:inner_end]
-        if len(inner) == 0:
-            continue
-        if len(inner) == 1 and _looks_short(inner.text):
-            long = _long_before(doc, v, i, inner.text)
+        if inner_end == i + 1:
+            continue  # nothing inside
+        inner = view_text(v, text, i + 1, inner_end)
+        if inner_end == i + 2 and _looks_short(inner):
+            long = _long_before(v, text, i, inner)
             if long is not None:
-                pairs.append((long, inner))
+                pairs.append((doc[long[0]:long[1]], doc[i + 1:inner_end]))
                 continue
-        if len(inner) == 2 and _looks_short(inner[0].text) and v[i - 1].text == inner[1].text:
+        if inner_end == i + 3 and _looks_short(v[i + 1].text) and v[i - 1].text == v[i + 2].text:
             # "Scale-Aware Fast R-CNN (SAF R-CNN)": the short form keeps the long form's last word.
-            long = _long_before(doc, v, i - 1, inner[0].text)
+            long = _long_before(v, text, i - 1, v[i + 1].text)
             if long is not None:
-                pairs.append((doc[long.start:i], inner))
+                pairs.append((doc[long[0]:i], doc[i + 1:inner_end]))
                 continue
         # "Lion (EvoLved Sign Momentum)": a short name, then its long form in brackets.
         prev = v[i - 1]
-        if len(inner) >= 2 and _looks_short(prev.text) and is_abbreviation(prev.text, inner.text):
-            pairs.append((inner, doc[i - 1:i]))
+        if inner_end - (i + 1) >= 2 and _looks_short(prev.text) and is_abbreviation(prev.text, inner):
+            pairs.append((doc[i + 1:inner_end], doc[i - 1:i]))
     doc._.abbreviations = pairs
     return doc
 
@@ -92,13 +94,13 @@ def short_form_uses(doc: Doc) -> dict[int, tuple[Span, int]]:
     """Every use of a defined short form, its definition included: token index
     where it starts -> (its long form, number of tokens). Short forms of
     several tokens ("SAF R-CNN") are matched token by token."""
-    texts = [t.text for t in token_view(doc)]
+    texts = view_columns(doc)[0]
     uses: dict[int, tuple[Span, int]] = {}
     for long, short in doc._.abbreviations or []:
-        words = [t.text for t in short]
-        n = len(words)
-        for k in range(short.start, len(texts) - n + 1):
-            if texts[k] == words[0] and texts[k:k + n] == words:
+        n = short.end - short.start
+        words = texts[short.start:short.end]
+        for k in positions(texts, (words[0],), short.start):
+            if texts[k:k + n] == words:
                 uses.setdefault(k, (long, n))
     return uses
 

@@ -38,6 +38,8 @@ class Candidate:
 
 
 def candidates(doc: Doc) -> list[Candidate]:
-    if doc._.kg_candidates is None:
-        doc._.kg_candidates = []
-    return doc._.kg_candidates
+    ext = doc._  # each `doc._` builds an accessor object: one is enough
+    found = ext.kg_candidates
+    if found is None:
+        found = ext.kg_candidates = []
+    return found

@@ -15,13 +15,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, Iterable
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.nlp.abbreviations import short_form_uses
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.tokens import span_text, token_view
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
 
@@ -31,19 +33,69 @@ for _name, _default in (("kg_name", None), ("aliases", None), ("proposed", False
         Span.set_extension(_name, default=_default)
 
 
+# -- the entity extensions, read and written in bulk -----------------------------
+# Every `span._` builds an accessor object, and each attribute read or write on
+# it goes through Python-level checks; the record and the relations read these
+# extensions for every entity of every abstract. spaCy keeps the value of an
+# extension that has a default (no getter, setter or method) in doc.user_data
+# under ("._.", name, span.start_char, span.end_char) (see
+# spacy.tokens.underscore.Underscore._get_key), so these helpers read and write
+# that store directly: `span._.kg_name` and the rest see the same values.
+class SpanExtensions:
+    """Read or write the Span._ extensions `names` of the spans of one Doc,
+    in bulk: read(span) is [span._.<name> for name in names], write(span,
+    values) sets them in that order."""
+
+    def __init__(self, doc: Doc, names: tuple[str, ...]):
+        self.store = doc.user_data
+        self.names = names
+        self.defaults = tuple(Span.get_extension(name)[0] for name in names)
+        # Direct access is valid only for plain extensions with an immutable
+        # default (spaCy copies a mutable one into user_data on first read).
+        self.direct = all(_kept_in_user_data(name) for name in names)
+
+    def read(self, span: Span) -> list[Any]:
+        if not self.direct:
+            ext = span._
+            return [getattr(ext, name) for name in self.names]
+        get = self.store.get
+        a, b = span.start_char, span.end_char
+        return [get(("._.", name, a, b), default) for name, default in zip(self.names, self.defaults)]
+
+    def write(self, span: Span, values: Iterable[Any]) -> None:
+        if not self.direct:
+            ext = span._
+            for name, value in zip(self.names, values):
+                setattr(ext, name, value)
+            return
+        store = self.store
+        a, b = span.start_char, span.end_char
+        for name, value in zip(self.names, values):
+            store[("._.", name, a, b)] = value
+
+
+def _kept_in_user_data(name: str) -> bool:
+    default, method, getter, setter = Span.get_extension(name)
+    return method is None and getter is None and setter is None and not isinstance(default, (dict, list, set))
+
+
 @lru_cache(maxsize=65536)  # the same names recur in every abstract
 def _fold(name: str) -> str:
     low = name.lower()
     return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
 
 
-def _is_title(span: Span) -> bool:
-    return all(t.text[:1].isupper() or t.lower_ in ("of", "for", "and", "with", "-") for t in span)
+_TITLE_JOINERS = ("of", "for", "and", "with", "-")
 
 
-def _head_type(long: Span, lex: Lexicon) -> str | None:
-    last = long[-1].lower_
-    title = _is_title(long)
+def _is_title(v: list[Tok], start: int, end: int) -> bool:
+    """Is every word of tokens start..end capitalised (or a joiner such as "of")?"""
+    return all(tok.text[:1].isupper() or tok.lower_ in _TITLE_JOINERS for tok in v[start:end])
+
+
+def _head_type(v: list[Tok], long: Span, lex: Lexicon) -> str | None:
+    last = v[long.end - 1].lower_
+    title = _is_title(v, long.start, long.end)
     if last in lex.dataset_cues_after:
         return "Dataset"
     if last in lex.metric_heads and last not in lex.method_heads:
@@ -57,42 +109,44 @@ def _head_type(long: Span, lex: Lexicon) -> str | None:
     return None
 
 
-def _pair_candidates(doc: Doc, cands: list[Candidate], lex: Lexicon) -> tuple[list[Candidate], set[str]]:
+def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: list[tuple[Span, Span]],
+                     cands: list[Candidate], lex: Lexicon,
+                     uses: dict[int, tuple[Span, int]]) -> tuple[list[Candidate], set[str]]:
     out: list[Candidate] = []
     dropped: set[str] = set()
     by_span: dict[tuple[int, int], list[Candidate]] = {}
     for c in cands:
         by_span.setdefault((c.start, c.end), []).append(c)
-    uses = short_form_uses(doc) if any(len(sh) > 1 for _, sh in doc._.abbreviations or []) else {}
-    for long, short in doc._.abbreviations or []:
-        if long.text.lower() in lex.generic_terms or short.text in lex.not_names:
-            dropped.add(short.text)
+    for long, short in pairs:
+        long_text = view_text(v, text, long.start, long.end)  # Span.text would visit every Token
+        short_text = view_text(v, text, short.start, short.end)
+        if long_text.lower() in lex.generic_terms or short_text in lex.not_names:
+            dropped.add(short_text)
             continue
-        title = _is_title(long)
+        title = _is_title(v, long.start, long.end)
         inside = [c for c in cands if c.end == long.end and c.start >= long.start
                   and (c.start == long.start or (c.source in ("gazetteer", "variant") and not title))]
         on_short = by_span.get((short.start, short.end), [])
         ranked = sorted(inside + on_short, key=lambda c: (-(c.source == "proposal"), -c.rank, -(c.end - c.start)))
         ranked = [c for c in ranked if c.source not in ("name",) or c in on_short]
-        label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(long, lex)
+        label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(v, long, lex)
         if label is None:
             label = "Method" if ranked else None
         if label is None:
             continue
         proposed = any(c.proposed for c in inside + on_short)
-        name = long.text
-        out.append(Candidate(long.start, long.end, label, "abbreviation", name=name, aliases=[short.text],
+        name = long_text
+        out.append(Candidate(long.start, long.end, label, "abbreviation", name=name, aliases=[short_text],
                              proposed=proposed))
         out.append(Candidate(short.start, short.end, label, "abbreviation", name=name, proposed=proposed))
-        if len(short) > 1:  # "SAF R-CNN": its later uses, token by token
+        if short.end - short.start > 1:  # "SAF R-CNN": its later uses, token by token
             for k, (lg, n) in uses.items():
                 if k >= short.end and lg.start == long.start:
                     out.append(Candidate(k, k + n, label, "abbreviation", name=name))
             continue
-        forms = {short.text, short.text + "s", short.text[:-1] if short.text.endswith("s") else short.text}
-        for tok in token_view(doc)[short.end:]:
-            if tok.text in forms:
-                out.append(Candidate(tok.i, tok.i + 1, label, "abbreviation", name=name))
+        forms = {short_text, short_text + "s", short_text[:-1] if short_text.endswith("s") else short_text}
+        for i in positions(texts, forms, short.end):  # every later use of the short form
+            out.append(Candidate(i, i + 1, label, "abbreviation", name=name))
     return out, dropped
 
 
@@ -123,36 +177,54 @@ def _select(cands: list[Candidate]) -> list[Candidate]:
     return sorted(chosen, key=lambda c: c.start)
 
 
-def _keep(doc: Doc, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
-    text = span_text(doc, c.start, c.end)
+_GENERIC_METHODS = frozenset(g.rstrip("s") for g in ("models", "networks"))
+
+
+def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
+    """Is candidate `c`, whose text is `text`, a name worth keeping?"""
     if c.source in ("proposal", "abbreviation"):
         return True
     if text in dropped or text in lex.not_names or text.lower() in lex.generic_terms:
         return False
-    if c.label == "Method" and text.lower().rstrip("s") in {g.rstrip("s") for g in ("models", "networks")}:
+    if c.label == "Method" and text.lower().rstrip("s") in _GENERIC_METHODS:
         return False
     return True
+
+
+# The extensions settle_entities writes on each entity span, in this order.
+_WRITTEN = ("kg_name", "aliases", "proposed", "canonical", "exact_match", "source")
 
 
 @Language.component("kg_entities")
 def settle_entities(doc: Doc) -> Doc:
     lex = lexicon()
+    ext = doc._  # one accessor for the whole component: each `doc._` builds a new one
+    pairs = ext.abbreviations or []
+    v = token_view(doc)
+    text = doc_text(doc)
     cands = list(candidates(doc))
-    pair_cands, dropped = _pair_candidates(doc, cands, lex)
-    chosen = [c for c in _select(cands + pair_cands) if _keep(doc, c, lex, dropped)]
+    # Uses of short forms of several tokens ("SAF R-CNN"); one-token forms are found by word.
+    uses = short_form_uses(doc) if any(sh.end - sh.start > 1 for _, sh in pairs) else {}
+    pair_cands, dropped = _pair_candidates(v, view_columns(doc)[0], text, pairs, cands, lex, uses)
+    # The chosen candidates with their text as written.
+    chosen: list[tuple[Candidate, str]] = []
+    for c in _select(cands + pair_cands):
+        written = view_text(v, text, c.start, c.end)
+        if _keep(written, c, lex, dropped):
+            chosen.append((c, written))
 
     # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
     first_name: dict[str, str] = {}
-    for c in chosen:
+    for c, written in chosen:
         if c.canonical and c.name is None:
-            c.name = first_name.setdefault(c.canonical, span_text(doc, c.start, c.end))
+            c.name = first_name.setdefault(c.canonical, written)
 
     # One type per name (from its strongest mention); proposed if any mention is.
     label_of: dict[str, tuple[int, str]] = {}
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
-    for c in chosen:
-        name = c.name or span_text(doc, c.start, c.end)
+    for c, written in chosen:
+        name = c.name or written
         key = _fold(name)
         if key not in label_of or PRIORITY.get(c.source, 0) > label_of[key][0]:
             label_of[key] = (PRIORITY.get(c.source, 0), c.label)
@@ -160,29 +232,28 @@ def settle_entities(doc: Doc) -> Doc:
             proposed.add(key)
         for a in c.aliases:
             aliases.setdefault(key, set()).add(a)
-    for long, short in doc._.abbreviations or []:
-        if short.text not in dropped:
-            aliases.setdefault(_fold(long.text), set()).add(short.text)
+    for long, short in pairs:
+        short_text = view_text(v, text, short.start, short.end)
+        if short_text not in dropped:
+            aliases.setdefault(_fold(view_text(v, text, long.start, long.end)), set()).add(short_text)
     for key, al in aliases.items():
         if key in proposed:
             proposed.update(_fold(a) for a in al)
 
     spans = []
     proposed_name = None
-    for c in chosen:
-        name = c.name or span_text(doc, c.start, c.end)
+    extensions = SpanExtensions(doc, _WRITTEN)
+    for c, written in chosen:
+        name = c.name or written
         key = _fold(name)
-        span = Span(doc, c.start, c.end, label=label_of[key][1])
-        ext = span._  # each `span._` builds a new accessor: write them all through one
-        ext.kg_name = name
-        ext.aliases = sorted(aliases.get(key, ())) or None
-        ext.proposed = key in proposed
-        ext.canonical = c.canonical
-        ext.exact_match = c.exact_match or None
-        ext.source = c.source
-        if proposed_name is None and key in proposed and span.label_ == "Method":
+        label = label_of[key][1]
+        span = Span(doc, c.start, c.end, label=label)
+        is_proposed = key in proposed
+        extensions.write(span, (name, sorted(aliases.get(key, ())) or None, is_proposed, c.canonical,
+                                c.exact_match or None, c.source))
+        if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
         spans.append(span)
     doc.spans[SPAN_KEY] = spans
-    doc._.proposed_name = proposed_name
+    ext.proposed_name = proposed_name
     return doc

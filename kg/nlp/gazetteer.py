@@ -30,7 +30,7 @@ from spacy.tokens import Doc
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import lexicon
-from kg.nlp.tokens import token_view
+from kg.nlp.tokens import positions, view_columns
 
 FILE_TYPES = {"datasets": "Dataset", "metrics": "Metric", "tasks": "Task", "methods": "Method"}
 
@@ -115,6 +115,7 @@ _ADJECTIVE_TAILS = frozenset({"based", "like", "style", "level", "wise", "aware"
                               "sized", "type", "powered", "friendly", "agnostic", "inspired", "compatible",
                               "equivalent", "conditioned", "dependent", "tuned", "trained", "encoded", "derived"})
 _TRAILING_DIGITS = re.compile(r"^([A-Za-z][A-Za-z]+?)(\d+)$")
+_MAX_VARIANTS = 100_000
 
 
 def _plural(form: str) -> str | None:
@@ -131,6 +132,7 @@ class GazetteerMatcher:
         self.entries = entries
         self.by_form: dict[str, int] = {}  # exact form -> entry index, for variants
         words = lexicon().name_stop_words
+        self._variants: dict[str, int | None] = {}  # word -> _variant(word)
         for i, e in enumerate(entries):
             key = str(i)
             exact_docs, lower_docs = [], []
@@ -145,9 +147,10 @@ class GazetteerMatcher:
                 camel = len(form) >= 7 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:]) \
                     and form.lower() not in words
                 for v in variants:
-                    exact_docs.append(nlp.make_doc(v))
+                    doc = nlp.make_doc(v)  # one Doc serves both matchers: they only read it
+                    exact_docs.append(doc)
                     if not e.case_sensitive and (not cased or " " in v or camel):
-                        lower_docs.append(nlp.make_doc(v))
+                        lower_docs.append(doc)
             if exact_docs:
                 self.exact.add(key, exact_docs)
             if lower_docs:
@@ -186,15 +189,28 @@ class GazetteerMatcher:
                 found.append(Candidate(start, end, e.type, "gazetteer", canonical=e.name,
                                        exact_match=list(e.exact_match)))
         matched = {s for s, _, _ in seen}
-        for tok in token_view(doc):
-            text = tok.text
-            if tok.i in matched or len(text) < 4 or not ("-" in text or text[-1].isdigit()):
+        texts = view_columns(doc)[0]
+        # Only words of four characters or more with a hyphen or a final digit can be variants.
+        shaped = [t for t in set(texts) if len(t) >= 4 and ("-" in t or t[-1].isdigit())]
+        for k in positions(texts, shaped):
+            if k in matched:
                 continue
-            i = self._variant(text)
+            i = self._variant_of(texts[k])
             if i is not None:
                 e = self.entries[i]
-                found.append(Candidate(tok.i, tok.i + 1, e.type, "variant", canonical=None))
+                found.append(Candidate(k, k + 1, e.type, "variant", canonical=None))
         return doc
+
+    def _variant_of(self, text: str) -> int | None:
+        """_variant(text), remembered per word: the same names recur in every abstract."""
+        try:
+            return self._variants[text]
+        except KeyError:
+            pass
+        if len(self._variants) >= _MAX_VARIANTS:
+            self._variants.clear()  # a bound on memory for endless streams
+        i = self._variants[text] = self._variant(text)
+        return i
 
 
 @Language.factory("kg_gazetteer", default_config={"extra": []})

@@ -21,7 +21,7 @@ from spacy.tokens import Doc, Token
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.tokens import Tok, span_text, token_view
+from kg.nlp.tokens import Tok, doc_text, token_view, view_text
 
 _MAX_MODIFIERS = 4
 _CONJ = frozenset({",", "and", "or", "&", "/"})
@@ -158,7 +158,7 @@ def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
                 bare.append(cand)
             continue
         # "learning" after a method word names a method family, not a task.
-        text = span_text(doc, start, tok.i + 1).lower()
+        text = view_text(v, doc_text(doc), start, tok.i + 1).lower()
         if text in lex.generic_terms:
             continue
         out.append(Candidate(start, tok.i + 1, "Task", "head"))
@@ -263,7 +263,7 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
         start = _modifiers(doc, v, tok.i, lex, True, limit=2)
         if start == tok.i and low in lex.metric_heads_need_modifier:
             continue
-        text = span_text(doc, start, tok.i + 1).lower()
+        text = view_text(v, doc_text(doc), start, tok.i + 1).lower()
         if text in lex.generic_terms or any(v[k].lower_ in _GENERIC_OWNERS for k in range(start, tok.i)):
             continue
         out.append(Candidate(start, tok.i + 1, "Metric", "head"))
@@ -310,7 +310,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
         mods = [v[k].lower_ for k in range(start, tok.i)]
         if any(m in lex.task_heads or m in lex.metric_heads for m in mods):
             continue
-        text = span_text(doc, start, tok.i + 1).lower()
+        text = view_text(v, doc_text(doc), start, tok.i + 1).lower()
         if text in lex.generic_terms:
             continue
         out.append(Candidate(start, tok.i + 1, "Method", "head"))

@@ -10,6 +10,7 @@ doc._.proposed_name to the first proposed Method's name.
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
@@ -19,7 +20,7 @@ from kg.nlp.abbreviations import short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
-from kg.nlp.tokens import Tok, doc_text, token_view
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
@@ -152,17 +153,55 @@ def _label(text: str, from_char: int, name: Span) -> str:
     return "Method"
 
 
+# Where a match of each pattern can begin, in lower case: the pattern is tried
+# only there (see _matches). Keep in step with the patterns above.
+_STARTS: dict[re.Pattern, tuple[str, ...]] = {
+    _VERB: ("we", "this ", "the present ", "our "),
+    _INTRODUCING: ("by ", "through ", "via ", "proposing", "introducing", "presenting", "developing"),
+    _CALLED: ("called", "dubbed", "named", "termed", "coined", "nicknamed", "namely", "referred to as", "we "),
+    _OUR: ("our ",),
+    _THE_PROPOSED: ("the ", "our "),
+}
+
+
+def _matches(rx: re.Pattern, text: str, low: str) -> Iterator[re.Match]:
+    """The matches of rx.finditer(text). A case-insensitive pattern is tried
+    at every character of the abstract; this tries it only where one of its
+    _STARTS begins in `low` (text.lower()), in order, as finditer would. Only
+    for ASCII text, where lower() keeps every offset and IGNORECASE folds
+    nothing but A-Z; any other text gets the plain scan."""
+    if not text.isascii():
+        yield from rx.finditer(text)
+        return
+    at: set[int] = set()
+    for start in _STARTS[rx]:
+        i = low.find(start)
+        while i >= 0:
+            at.add(i)
+            i = low.find(start, i + 1)
+    end = 0
+    for i in sorted(at):
+        if i < end:
+            continue  # inside the previous match: finditer goes on from its end
+        m = rx.match(text, i)
+        if m is not None:
+            yield m
+            end = m.end()
+
+
 @Language.component("kg_proposals")
 def find_proposals(doc: Doc) -> Doc:
     lex = lexicon()
     v = token_view(doc)
-    pairs = {long.start: long for long, _ in (doc._.abbreviations or [])}
+    abbreviations = doc._.abbreviations or []  # read once: each `doc._` builds an accessor
+    pairs = {long.start: long for long, _ in abbreviations}
     text = doc_text(doc)
+    low = text.lower()
     found: list[tuple[Span, str]] = []
-    short_uses = short_form_uses(doc)
-    called_at = [m.start() for m in _CALLED.finditer(text)]
+    short_uses = short_form_uses(doc) if abbreviations else {}
+    called_at = [m.start() for m in _matches(_CALLED, text, low)]
     for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
-        for m in rx.finditer(text):
+        for m in _matches(rx, text, low):
             # After "called", "our method," or "the proposed" the name comes at once.
             window = {_THE_PROPOSED: 1, _OUR: 2, _CALLED: 3}.get(rx, _WINDOW)
             name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop, window=window, named=rx is _CALLED)
@@ -185,15 +224,16 @@ def find_proposals(doc: Doc) -> Doc:
                     name = use[0]
                 found.append((name, _label(text, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
-    for tok in v:
-        if tok.text == "," and tok.i > 0 and _APPOSITION_NOVEL.match(text, tok.idx, tok.idx + 80):
-            k = tok.i - 1
+    for i in positions(view_columns(doc)[0], (",",)):
+        idx = v[i].idx
+        if i > 0 and _APPOSITION_NOVEL.match(text, idx, idx + 80):
+            k = i - 1
             if v[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
                 k -= 2
-            long = next((lg for lg, sh in (doc._.abbreviations or []) if sh.end == k + 1 or lg.end == k + 1), None)
+            long = next((lg for lg, sh in abbreviations if sh.end == k + 1 or lg.end == k + 1), None)
             name = long if long is not None else (doc[k:k + 1] if is_name_like(v[k], lex) else None)
             if name is not None:
-                found.append((name, _label(text, tok.idx, name)))
+                found.append((name, _label(text, idx, name)))
     out = candidates(doc)
     for span, label in found:
         if span.text.lower() in lex.generic_terms:

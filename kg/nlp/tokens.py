@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import partial
 from itertools import chain, repeat
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from spacy.attrs import IDX, ORTH
 from spacy.tokens import Doc
@@ -88,6 +88,10 @@ def build_view(doc: Doc, columns: Columns, starts: list[int]) -> list[Tok]:
                                       chain((True,), repeat(False, e - s - 1)), repeat(s, e - s), repeat(e, e - s),
                                       spaces[s:e], puncts[s:e], alphas[s:e])))
     doc._.kg_tokens = view
+    # The columns too: a rule that looks for a few words scans a column in C
+    # (tuple.index) instead of visiting every Tok in Python.
+    doc.user_data["kg_columns"] = columns
+    doc.user_data["kg_sentence_starts"] = starts
     return view
 
 
@@ -102,6 +106,49 @@ def token_view(doc: Doc) -> list[Tok]:
     return build_view(doc, token_columns(doc), starts)
 
 
+def view_columns(doc: Doc) -> Columns:
+    """The token columns the view of `doc` was built from (see token_columns)."""
+    columns = doc.user_data.get("kg_columns")
+    if columns is None:
+        token_view(doc)
+        columns = doc.user_data["kg_columns"]
+    return columns
+
+
+def sentence_starts_of(doc: Doc) -> list[int]:
+    """Token index of each sentence's first token, as the view was built with."""
+    starts = doc.user_data.get("kg_sentence_starts")
+    if starts is None:
+        token_view(doc)
+        starts = doc.user_data["kg_sentence_starts"]
+    return starts
+
+
+# Up to this many distinct words, positions() scans the column once per word.
+_FEW_WORDS = 4
+
+
+def positions(words: tuple[str, ...], wanted: Iterable[str], start: int = 0) -> list[int]:
+    """Indices (from `start`, ascending) of the items of `words` that equal one
+    of `wanted`. A rule that looks for a few words (a head word of the lexicon,
+    a comma) finds them with tuple.index, which scans in C, rather than by a
+    Python loop over every token; for many words one loop is cheaper."""
+    wanted = wanted if isinstance(wanted, (set, frozenset)) else set(wanted)
+    if len(wanted) > _FEW_WORDS:
+        return [i for i in range(start, len(words)) if words[i] in wanted]
+    out: list[int] = []
+    for word in wanted:
+        i = start - 1
+        try:
+            while True:
+                i = words.index(word, i + 1)
+                out.append(i)
+        except ValueError:
+            pass
+    out.sort()
+    return out
+
+
 def doc_text(doc: Doc) -> str:
     """The Doc's text; kept by the tokenizer, since Doc.text re-joins every token."""
     text = doc.user_data.get("kg_text")
@@ -112,6 +159,10 @@ def doc_text(doc: Doc) -> str:
 
 def span_text(doc: Doc, start: int, end: int) -> str:
     """Text of tokens start..end (exclusive), without building a Span."""
-    v = token_view(doc)
+    return view_text(token_view(doc), doc_text(doc), start, end)
+
+
+def view_text(v: list[Tok], text: str, start: int, end: int) -> str:
+    """span_text for a caller that holds the view and the text: no `doc._` lookup."""
     last = v[end - 1]
-    return doc_text(doc)[v[start].idx:last.idx + len(last.text)]
+    return text[v[start].idx:last.idx + len(last.text)]
