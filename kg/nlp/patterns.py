@@ -21,7 +21,7 @@ from spacy.tokens import Doc, Token
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.tokens import Tok, doc_text, token_view, view_text
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 _MAX_MODIFIERS = 4
 _CONJ = frozenset({",", "and", "or", "&", "/"})
@@ -138,10 +138,9 @@ def _modifiers(doc: Doc, v: list[Tok], head: int, lex: Lexicon, head_lower: bool
 def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out: list[Candidate] = []
     bare: list[Candidate] = []
-    for tok in v:
+    for i in positions(view_columns(doc)[1], lex.task_heads):
+        tok = v[i]
         low = tok.lower_
-        if low not in lex.task_heads:
-            continue
         if tok.text[:1].isupper() and not tok.is_sent_start:
             continue  # a Title Case name ("Neural Architecture Search") is a method's, not a task's
         start = _modifiers(doc, v, tok.i, lex, True)
@@ -220,9 +219,12 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     """ "for estimating passage quality": a task said with a verb in -ing
     after "for", and up to four content words after it."""
     out = []
-    for tok in v:
+    texts = view_columns(doc)[0]
+    gerunds = {w for w in set(texts) if w.endswith("ing") and w.isalpha() and w.islower()}
+    for i in positions(texts, gerunds):
+        tok = v[i]
         low = tok.lower_
-        if not (low.endswith("ing") and tok.is_alpha and tok.text.islower()) or tok.i == 0:
+        if tok.i == 0:
             continue
         if v[tok.i - 1].lower_ not in _GERUND_CONTEXT or low in lex.name_stop_words or low in lex.eval_verbs:
             continue
@@ -251,9 +253,10 @@ _METRIC_SKIP_HEADS = frozenset({"time", "size", "cost", "usage", "consumption", 
 
 def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    for tok in v:
+    for i in positions(view_columns(doc)[1], lex.metric_heads):
+        tok = v[i]
         low = tok.lower_
-        if low not in lex.metric_heads or low in _METRIC_SKIP_HEADS or not tok.text.islower():
+        if low in _METRIC_SKIP_HEADS or not tok.text.islower():
             continue
         if low in _SCORE_HEADS:
             # "VBench score", "CLIP score": a named measure, not "confidence score".
@@ -278,10 +281,9 @@ def _is_title(tok: Tok, lex: Lexicon) -> bool:
 
 def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    for tok in v:
+    for i in positions(view_columns(doc)[1], lex.method_heads):
+        tok = v[i]
         low = tok.lower_
-        if low not in lex.method_heads:
-            continue
         # Title Case: "Nearest Mean Classifier", "Unified Factorized Framework".
         if tok.text[:1].isupper() and not tok.is_sent_start:
             j = tok.i
@@ -321,9 +323,8 @@ def _dataset_cue_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candid
     """Names before "dataset(s)", "benchmark(s)", "corpus": "the VoxCeleb
     dataset", "on CIFAR-10 and SVHN benchmarks"."""
     out = []
-    for tok in v:
-        if tok.lower_ not in lex.dataset_cues_after:
-            continue
+    for i in positions(view_columns(doc)[1], lex.dataset_cues_after):
+        tok = v[i]
         k = tok.i - 1
         sent_start = tok.sent_start
         while k >= sent_start:
@@ -358,11 +359,32 @@ def _dataset_word_prev(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
     return prev.text[:1].isupper() and prev.text not in lex.not_names
 
 
+# Name-likeness belongs to the word, so each distinct word is judged once and
+# remembered (bounded like the word table of kg.nlp.tokens); a text's names are
+# then found with set operations, which run in C.
+_NAME_WORDS: set[str] = set()
+_JUDGED: set[str] = set()
+_MAX_JUDGED = 1_000_000
+
+
+def _name_words(texts: tuple[str, ...]) -> set[str]:
+    """The name-like words among `texts`."""
+    if len(_JUDGED) > _MAX_JUDGED:
+        _JUDGED.clear()
+        _NAME_WORDS.clear()
+    words = set(texts)
+    new = words.difference(_JUDGED)
+    if new:
+        _JUDGED.update(new)
+        _NAME_WORDS.update(w for w in new if _name_like_text(w))
+    return words.intersection(_NAME_WORDS)
+
+
 def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    for tok in v:
-        if not is_name_like(tok, lex):
-            continue
+    texts = view_columns(doc)[0]
+    for i in positions(texts, _name_words(texts)):
+        tok = v[i]
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         label = "Method"
         if _DATASET_NAME_SUFFIX.search(tok.text) or (nxt is not None and nxt.lower_ in lex.dataset_cues_after):
@@ -424,14 +446,16 @@ def _joined_list_items(v: list[Tok], found: list[Candidate]) -> list[Candidate]:
     side inside a list of datasets are one item, not two datasets."""
     single = {c.start for c in found if c.label == "Dataset" and c.end - c.start == 1}
     out = []
-    i = 0
-    while i < len(v):
+    end = -1
+    for i in sorted(single):
+        if i < end or i - 1 in single and v[i - 1].text[:1].isupper():
+            continue  # inside a run already seen
         j = i
         while j in single and v[j].text[:1].isupper():
             j += 1
+        end = j
         if j - i >= 2 and (i > 0 and v[i - 1].text in _CONJ or j < len(v) and v[j].text in _CONJ):
             out.append(Candidate(i, j, "Dataset", "name"))
-        i = max(j, i + 1)
     return out
 
 

@@ -135,6 +135,9 @@ def positions(words: tuple[str, ...], wanted: Iterable[str], start: int = 0) -> 
     Python loop over every token; for many words one loop is cheaper."""
     wanted = wanted if isinstance(wanted, (set, frozenset)) else set(wanted)
     if len(wanted) > _FEW_WORDS:
+        # A long list (a lexicon's head words) is first cut to the words this text has, in C.
+        wanted = wanted.intersection(words)
+    if len(wanted) > _FEW_WORDS:
         return [i for i in range(start, len(words)) if words[i] in wanted]
     out: list[int] = []
     for word in wanted:
