@@ -143,6 +143,12 @@ def test_extraction_meets_the_targets_on_the_hand_made_gold(shared) -> None:
     assert r.entity_total().f1 >= 0.75
     assert all(s.f1 >= 0.60 for s in r.entities.values()), {t: round(s.f1, 3) for t, s in r.entities.items()}
     assert r.proposed.f1 >= 0.85
+    # Issue 4: the relations with their values.
+    rel = {p: round(sc.f1, 3) for p, sc in r.relations.items()}
+    assert rel["evaluatedOn"] >= 0.65 and rel["addresses"] >= 0.55, rel
+    assert rel["improvesOver"] >= 0.55 and rel["achieves"] >= 0.55, rel
+    right, matched = r.values["improvesOver"]
+    assert matched and right / matched >= 0.9
 
 
 @pytest.mark.shared
@@ -155,3 +161,4 @@ def test_extraction_meets_the_targets_on_scirex(shared) -> None:
     r = evaluate(gold, pred)
     assert r.entities["Dataset"].f1 >= 0.60
     assert r.entities["Metric"].f1 >= 0.45
+    assert r.relations["evaluatedOn"].f1 >= 0.45
