@@ -423,6 +423,7 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
     taken = {i for c in found for i in range(c.start, c.end)}
     ends = {e for _, e in known}
     starts = {s for s, _ in known}
+    known_end_tokens = ends  # the token right after a known name
     out = []
     for tok in v:
         i = tok.i
@@ -437,8 +438,23 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
             right += 1
         # Listed: a known dataset on one side with a list separator between them.
         if (left < i - 1 and left + 1 in ends) or (right > i + 1 and right in starts):
-            out.append(Candidate(i, i + 1, "Dataset", "name"))
+            if i in known_end_tokens:
+                continue  # right after a known name, with no separator: part of it
+            start = i
+            # "Open Assistant": capitalised words before it belong to the same item.
+            while start - 1 >= 0 and start - 1 not in taken and _capital_word(v[start - 1], lex):
+                start -= 1
+            prev = v[start - 1] if start > 0 else None
+            if prev is not None and start - 1 not in taken and not prev.is_sent_start \
+                    and prev.text[:1].isupper() and prev.is_alpha:
+                continue  # "... Deep Learning Track": the end of a longer name we cannot delimit
+            out.append(Candidate(start, i + 1, "Dataset", "name"))
     return out
+
+
+def _capital_word(tok: Tok, lex: Lexicon) -> bool:
+    return not tok.is_sent_start and tok.text[:1].isupper() and tok.is_alpha and tok.text not in lex.not_names \
+        and tok.lower_ not in lex.name_stop_words
 
 
 def _joined_list_items(v: list[Tok], found: list[Candidate]) -> list[Candidate]:
