@@ -423,7 +423,6 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
     taken = {i for c in found for i in range(c.start, c.end)}
     ends = {e for _, e in known}
     starts = {s for s, _ in known}
-    known_end_tokens = ends  # the token right after a known name
     out = []
     for tok in v:
         i = tok.i
@@ -438,7 +437,7 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
             right += 1
         # Listed: a known dataset on one side with a list separator between them.
         if (left < i - 1 and left + 1 in ends) or (right > i + 1 and right in starts):
-            if i in known_end_tokens:
+            if i in ends:
                 continue  # right after a known name, with no separator: part of it
             start = i
             # "Open Assistant": capitalised words before it belong to the same item.

@@ -199,9 +199,10 @@ def find_proposals(doc: Doc) -> Doc:
     low = text.lower()
     found: list[tuple[Span, str]] = []
     short_uses = short_form_uses(doc) if abbreviations else {}
-    called_at = [m.start() for m in _matches(_CALLED, text, low)]
+    called = list(_matches(_CALLED, text, low))
+    called_at = [m.start() for m in called]
     for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
-        for m in _matches(rx, text, low):
+        for m in called if rx is _CALLED else _matches(rx, text, low):
             # After "called", "our method," or "the proposed" the name comes at once.
             window = {_THE_PROPOSED: 1, _OUR: 2, _CALLED: 3}.get(rx, _WINDOW)
             name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop, window=window, named=rx is _CALLED)
