@@ -106,22 +106,23 @@ def token_view(doc: Doc) -> list[Tok]:
     return build_view(doc, token_columns(doc), starts)
 
 
+def _kept_with_view(doc: Doc, key: str):
+    """What build_view keeps beside the view under `key`, building the view first if need be."""
+    value = doc.user_data.get(key)
+    if value is None:
+        token_view(doc)
+        value = doc.user_data[key]
+    return value
+
+
 def view_columns(doc: Doc) -> Columns:
     """The token columns the view of `doc` was built from (see token_columns)."""
-    columns = doc.user_data.get("kg_columns")
-    if columns is None:
-        token_view(doc)
-        columns = doc.user_data["kg_columns"]
-    return columns
+    return _kept_with_view(doc, "kg_columns")
 
 
 def sentence_starts_of(doc: Doc) -> list[int]:
     """Token index of each sentence's first token, as the view was built with."""
-    starts = doc.user_data.get("kg_sentence_starts")
-    if starts is None:
-        token_view(doc)
-        starts = doc.user_data["kg_sentence_starts"]
-    return starts
+    return _kept_with_view(doc, "kg_sentence_starts")
 
 
 # Up to this many distinct words, positions() scans the column once per word.
