@@ -37,11 +37,11 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
     """The compared things written from `pos` on: named methods or the text's
     own words ("the previous state of the art"), split at lists."""
     c = cues()
-    doc = s.span.doc
+    doc = s.doc
     text = s.doc_text
-    base = s.span.start_char
-    tokens = list(doc[s.first_token(pos):s.span.end])
-    lead = _LEADING_OF.match(text[tokens[0].idx:s.span.end_char]) if tokens else None
+    base = s.start_char
+    tokens = list(doc[s.first_token(pos):s.end])
+    lead = _LEADING_OF.match(text[tokens[0].idx:s.end_char]) if tokens else None
     if lead:  # "surpasses that of the previous best"
         tokens = [t for t in tokens if t.idx >= tokens[0].idx + lead.end()]
     pieces: list[list] = []  # each a list of Token | Mention
@@ -162,7 +162,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         items = items[1:]
     if not items:
         return None
-    base = s.span.start_char
+    base = s.start_char
     start = items[0].start if isinstance(items[0], Mention) else items[0].idx - base
     last = items[-1]
     end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base

@@ -36,13 +36,22 @@ class Cues:
     drop_first: frozenset[str]
     stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
     example_marker: re.Pattern
-    triggers: dict[str, re.Pattern]  # cue name -> its trigger substrings as one pattern
+    # trigger substring -> the cues it lets through. Substring tests (`in`)
+    # run in C and cost a third of one regular expression of all the triggers.
+    triggers: dict[str, tuple[str, ...]]
 
-    any_trigger: re.Pattern  # every trigger of every cue: a sentence without one compares nothing
+    def triggered(self, lowered: str) -> set[str]:
+        """The cues that could match this lower-cased text: those with a
+        trigger in it. A sentence with none compares nothing."""
+        return {cue for word, names in self.triggers.items() if word in lowered for cue in names}
+
+    def any_trigger(self, lowered: str) -> bool:
+        """Whether any cue could match this lower-cased text."""
+        return any(word in lowered for word in self.triggers)
 
     def may(self, cue: str, lowered: str) -> bool:
         """Fast pre-check: could cue `cue` match this lower-cased text?"""
-        return self.triggers[cue].search(lowered) is not None
+        return cue in self.triggered(lowered)
 
 
 def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
@@ -51,6 +60,15 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]
         words = tuple(phrase.lower().split())
         out.setdefault(words[0], []).append(words)
     return {k: tuple(v) for k, v in out.items()}
+
+
+def _cues_by_trigger(triggers: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """cue -> trigger substrings, turned round: trigger -> cues, in file order."""
+    out: dict[str, list[str]] = {}
+    for cue, words in triggers.items():
+        for word in words:
+            out.setdefault(word, []).append(cue)
+    return {word: tuple(cues) for word, cues in out.items()}
 
 
 # Words after which "it" is an object ("compared with it", "makes it"), not the subject.
@@ -105,7 +123,6 @@ def cues() -> Cues:
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
-        triggers={k: re.compile("|".join(map(re.escape, v))) for k, v in data["triggers"].items()},
-        any_trigger=re.compile("|".join(sorted({re.escape(w) for v in data["triggers"].values() for w in v}, key=len, reverse=True))),
+        triggers=_cues_by_trigger(data["triggers"]),
         example_marker=re.compile(rf"^\s*(?:{_alt(data['example_markers'])})\s*", re.I),
     )

@@ -8,11 +8,12 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from kg.extract.numbers import Quantity, quantities
 from kg.nlp.entities import SpanExtensions
 from kg.nlp.pipeline import SPAN_KEY
+from kg.nlp.tokens import view_columns
 
 # Sizes and counts ("7B parameters", "12 GB") are not results.
 _SIZE_UNITS = {"M", "B", "K", "GB", "MB"}
@@ -34,30 +35,40 @@ class Mention(NamedTuple):
 
 @dataclass
 class Sentence:
-    """One sentence with its mentions and numbers; `main` is the paper's main proposal."""
+    """One sentence with its mentions and numbers; `main` is the paper's main
+    proposal. Its bounds are plain offsets, not a spaCy Span: a Span per
+    sentence cost more than the rules that read it."""
 
-    span: Span
-    text: str  # the sentence's text (Span.text rebuilds it on every call)
+    doc: Doc
+    start: int  # token offsets of the sentence in `doc` (end exclusive)
+    end: int
+    start_char: int  # character offsets in `doc_text` (end_char: where the last token ends)
+    end_char: int
+    text: str  # doc_text[start_char:end_char]
+    lower: str  # text.lower(), made once for the rules' cheap pre-checks
     doc_text: str
     mentions: list[Mention]
     main: str | None  # the paper's main proposed method
     quantities: list[Quantity] = field(default_factory=list)
     by_token: dict[int, Mention] = field(default_factory=dict)
-    token_starts: list[int] = field(default_factory=list)
     clause_breaks: list[int] | None = None  # filled when first asked for
+    by_label: dict[str, list[Mention]] = field(default_factory=dict)  # of()'s answers, made when first asked
 
     def of(self, label: str) -> list[Mention]:
-        return [m for m in self.mentions if m.label == label]
+        """The mentions of type `label`, in text order. The rules ask this many
+        times per sentence, so the list is made once; callers must not change it."""
+        found = self.by_label.get(label)
+        if found is None:
+            found = self.by_label[label] = [m for m in self.mentions if m.label == label]
+        return found
 
     def mention_at_token(self, i: int) -> Mention | None:
         return self.by_token.get(i)
 
-
     def first_token(self, pos: int) -> int:
         """The index of the first token starting at or after character `pos`."""
-        if not self.token_starts:
-            self.token_starts = [tok.idx - self.span.start_char for tok in self.span]
-        return self.span.start + bisect_left(self.token_starts, pos)
+        idxs = view_columns(self.doc)[2]
+        return bisect_left(idxs, self.start_char + pos, self.start, self.end)
 
 
 def doc_mentions(doc: Doc, text: str) -> list[Mention]:
@@ -72,12 +83,18 @@ def doc_mentions(doc: Doc, text: str) -> list[Mention]:
     return out
 
 
-def sentence_view(sent: Span, doc_text: str, ents: list[Mention], main: str | None) -> Sentence:
-    base = sent.start_char
+def sentence_view(doc: Doc, bounds: tuple[int, int, int, int], doc_text: str, ents: list[Mention],
+                  main: str | None, lower: str | None = None) -> Sentence:
+    """The sentence of `doc` with `bounds` (first token, end token, start
+    char, end char) and entity mentions `ents`; `lower` is its lower-cased
+    text when the caller has it already."""
+    start, end, base, end_char = bounds
     mentions = [Mention(m.start - base, m.end - base, m.label, m.name,
                         m.proposed or (m.label == "Method" and m.name == main), m.tok_start, m.tok_end)
                 for m in ents]
-    s = Sentence(sent, doc_text[sent.start_char:sent.end_char], doc_text, mentions, main)
+    text = doc_text[base:end_char]
+    s = Sentence(doc, start, end, base, end_char, text, text.lower() if lower is None else lower, doc_text,
+                 mentions, main)
     s.by_token = {m.tok_start: m for m in mentions}
     s.quantities = [q for q in quantities(s.text) if q.unit not in _SIZE_UNITS and not _inside_mention(s, q)]
     return s

@@ -27,7 +27,7 @@ from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
-from kg.nlp.tokens import doc_text, sentence_starts_of, token_view
+from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 _CLAUSE_BREAK = re.compile(r"[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b", re.I)
 
@@ -59,12 +59,19 @@ class RelationFinder:
         ents = doc_mentions(doc, text)
         main = _main_proposal(ents, text)
         starts = [m.tok_start for m in ents]
+        any_trigger = cues().any_trigger
         found = _Relations()
-        for first, end, char_start, char_end in _sentences(doc, len(text)):
+        for bounds in _sentences(doc):
+            first, end, char_start, char_end = bounds
             lo, hi = bisect_left(starts, first), bisect_left(starts, end)
-            if lo == hi and (main is None or not cues().any_trigger.search(text[char_start:char_end].lower())):
-                continue  # no entity, and no comparison whose subject could be the proposal: nothing to relate
-            s = sentence_view(doc[first:end], text, [m for m in ents[lo:hi] if m.tok_end <= end], main)
+            lower = None
+            if lo == hi:
+                if main is None:
+                    continue  # no entity, and no proposal to be the subject: nothing to relate
+                lower = text[char_start:char_end].lower()
+                if not any_trigger(lower):
+                    continue  # no entity, and no comparison whose subject could be the proposal
+            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, lower)
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
@@ -74,17 +81,19 @@ class RelationFinder:
         return doc
 
 
-def _sentences(doc: Doc, text_len: int) -> Iterator[tuple[int, int, int, int]]:
+def _sentences(doc: Doc) -> Iterator[tuple[int, int, int, int]]:
     """Each sentence of `doc` as (first token, end token, start char, end
-    char), read from the token view (kg.nlp.tokens) and its sentence starts:
-    Doc.sents makes a Token object for every token, and most sentences are
-    skipped unbuilt. The end char includes the whitespace after the sentence."""
-    if not len(doc):
+    char), read from the token columns (kg.nlp.tokens) and its sentence
+    starts: Doc.sents makes a Token object for every token, and doc[a:b] a
+    Span, and most sentences are skipped unbuilt. The end char is where the
+    last token ends (Span.end_char), without the whitespace after it."""
+    n = len(doc)
+    if not n:
         return
-    v = token_view(doc)
+    texts, idxs = view_columns(doc)[0:3:2]
     first = 0
-    for end in sentence_starts_of(doc)[1:] + [len(doc)]:
-        yield first, end, v[first].idx, v[end].idx if end < len(doc) else text_len
+    for end in sentence_starts_of(doc)[1:] + [n]:
+        yield first, end, idxs[first], idxs[end - 1] + len(texts[end - 1])
         first = end
 
 
@@ -118,7 +127,7 @@ class _Relations:
         if old is not None:
             old["confidence"] = max(old["confidence"], confidence)
             return
-        rel["span"] = [s.span.start_char, s.span.end_char]
+        rel["span"] = [s.start_char, s.end_char]
         rel["confidence"] = round(confidence, 2)
         self.by_key[key] = rel
 
@@ -207,16 +216,16 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     c = cues()
     text = s.text
     found: list[Comparison] = []
-    low = text.lower()
-    if not c.any_trigger.search(low):
+    may = c.triggered(s.lower)
+    if not may:
         return found
     starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
     for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
-        if c.may(name, low):
+        if name in may:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text)]
-    if c.may("margin_over", low):
+    if "margin_over" in may:
         starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text)]
-    if c.may("compared_to", low):
+    if "compared_to" in may:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text)]
         gainful = bool(compared) and (c.gain_context.search(text) or any(_is_gain(s, q) for q in s.quantities))
         for cue_start, obj_start in compared:
@@ -226,7 +235,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
             elif gainful:
                 starts.append((cue_start, obj_start))
     # "improves the accuracy of BERT": the method whose result is improved.
-    if c.may("improve_of", low):
+    if "improve_of" in may:
         ends = {m.end() for m in c.improve_of.finditer(text)}
         starts += [(meth.start - 1, meth.start) for meth in s.of("Method") if meth.start in ends]
     starts.sort()
