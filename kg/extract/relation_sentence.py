@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from spacy.tokens import Doc
 
@@ -52,15 +52,17 @@ class Sentence:
     quantities: list[Quantity] = field(default_factory=list)
     by_token: dict[int, Mention] = field(default_factory=dict)
     clause_breaks: list[int] | None = None  # filled when first asked for
-    by_label: dict[str, list[Mention]] = field(default_factory=dict)  # of()'s answers, made when first asked
+    by_label: dict[str, list[Mention]] | None = None  # of()'s answers, made when first asked
 
-    def of(self, label: str) -> list[Mention]:
+    def of(self, label: str) -> Sequence[Mention]:
         """The mentions of type `label`, in text order. The rules ask this many
-        times per sentence, so the list is made once; callers must not change it."""
-        found = self.by_label.get(label)
-        if found is None:
-            found = self.by_label[label] = [m for m in self.mentions if m.label == label]
-        return found
+        times per sentence, so the lists are made once, in one pass; callers
+        must not change them."""
+        if self.by_label is None:
+            self.by_label = {}
+            for m in self.mentions:
+                self.by_label.setdefault(m.label, []).append(m)
+        return self.by_label.get(label, ())
 
     def mention_at_token(self, i: int) -> Mention | None:
         return self.by_token.get(i)
