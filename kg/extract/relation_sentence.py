@@ -10,7 +10,7 @@ from typing import NamedTuple, Sequence
 
 from spacy.tokens import Doc
 
-from kg.extract.numbers import Quantity, quantities
+from kg.extract.numbers import Quantity, quantities as find_quantities
 from kg.nlp.entities import SpanExtensions
 from kg.nlp.pipeline import SPAN_KEY
 from kg.nlp.tokens import view_columns
@@ -49,7 +49,7 @@ class Sentence:
     doc_text: str
     mentions: list[Mention]
     main: str | None  # the paper's main proposed method
-    quantities: list[Quantity] = field(default_factory=list)
+    found_quantities: list[Quantity] | None = None  # see `quantities`
     by_token: dict[int, Mention] = field(default_factory=dict)
     clause_breaks: list[int] | None = None  # filled when first asked for
     by_label: dict[str, list[Mention]] | None = None  # of()'s answers, made when first asked
@@ -63,6 +63,16 @@ class Sentence:
             for m in self.mentions:
                 self.by_label.setdefault(m.label, []).append(m)
         return self.by_label.get(label, ())
+
+    @property
+    def quantities(self) -> list[Quantity]:
+        """The numbers of the sentence that can be results: not sizes, not
+        part of an entity's name. Found when first asked for: only sentences
+        that compare or name a metric ask, a third of those with a number."""
+        if self.found_quantities is None:
+            self.found_quantities = [q for q in find_quantities(self.text)
+                                     if q.unit not in _SIZE_UNITS and not _inside_mention(self, q)]
+        return self.found_quantities
 
     def mention_at_token(self, i: int) -> Mention | None:
         return self.by_token.get(i)
@@ -98,7 +108,6 @@ def sentence_view(doc: Doc, bounds: tuple[int, int, int, int], doc_text: str, en
     s = Sentence(doc, start, end, base, end_char, text, text.lower() if lower is None else lower, doc_text,
                  mentions, main)
     s.by_token = {m.tok_start: m for m in mentions}
-    s.quantities = [q for q in quantities(s.text) if q.unit not in _SIZE_UNITS and not _inside_mention(s, q)]
     return s
 
 

@@ -525,6 +525,8 @@ def _only_dataset(s: Sentence) -> str | None:
 
 # -- achieves --------------------------------------------------------------------
 def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
+    if not s.of("Metric"):
+        return  # a score is always in a metric (_metric_near): without one, no number need be read
     c = cues()
     nexts = _next_starts(s)
     for q in s.quantities:
