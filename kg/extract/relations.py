@@ -596,15 +596,17 @@ def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tu
 
 # -- addresses -------------------------------------------------------------------
 def _addresses(s: Sentence, found: _Relations) -> None:
+    if s.main is None:
+        return  # with nothing proposed, whose task this is would be a guess
     for t in s.of("Task"):
         subject, conf = _subject(s, t.start)
-        if subject is not None and subject != s.main and s.main is not None:
+        if subject is not None and subject != s.main:
             # Background sentences name other methods; the paper's tasks are its proposal's,
             # unless another of its own proposals is named.
             if not any(m.proposed and m.name == subject for m in s.mentions):
                 subject = None
         if subject is None and s.main:
             subject, conf = s.main, 0.5
-        if subject is None or s.main is None:
-            continue  # with nothing proposed, whose task this is would be a guess
+        if subject is None:
+            continue
         found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)
