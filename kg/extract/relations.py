@@ -92,7 +92,8 @@ def _sentences(doc: Doc) -> Iterator[tuple[int, int, int, int]]:
     n = len(doc)
     if not n:
         return
-    texts, idxs = view_columns(doc)[0:3:2]
+    columns = view_columns(doc)
+    texts, idxs = columns[0], columns[2]
     first = 0
     for end in sentence_starts_of(doc)[1:] + [n]:
         yield first, end, idxs[first], idxs[end - 1] + len(texts[end - 1])
@@ -167,7 +168,8 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if proposed:
         return proposed[-1].name, 0.9
     clause = s.text[start:pos]
-    refs = [r.end() for r in _self_references(clause)]  # found once: "refers to the proposal" is "refs"
+    # "our method", "we", "it": found once, both to name the proposal and, below, to rule out others.
+    refs = [r.end() for r in _self_references(clause)]
     if s.main and (refs or _names(clause, s.main)):
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s.text, start, m)]
