@@ -11,8 +11,8 @@ from spacy.tokens import Doc
 
 import kg
 from kg.model import Abstract
-from kg.nlp import ENTITY_TYPES, SPAN_KEY, make_pipeline
-from kg.nlp.entities import SpanExtensions
+from kg.nlp import ENTITY_TYPES, make_pipeline
+from kg.nlp.entities import settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, token_view
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
@@ -50,13 +50,12 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
     `mentions` (character offsets)."""
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
     text = doc_text(doc)
-    extensions = SpanExtensions(doc, ("kg_name", "canonical", "aliases", "proposed", "exact_match"))
-    for span in doc.spans.get(SPAN_KEY, []):
-        label = span.label_
+    for e in settled_entities(doc):
+        label = e.label
         if label not in entities:
             continue
-        kg_name, canonical, span_aliases, proposed, exact_match = extensions.read(span)
-        start, end = span.start_char, span.end_char
+        kg_name, canonical, span_aliases, proposed, exact_match = e.name, e.canonical, e.aliases, e.proposed, e.exact_match
+        start, end = e.start_char, e.end_char
         written = text[start:end]
         name = kg_name or written
         key = canonical or _fold(name)

@@ -11,8 +11,7 @@ from typing import NamedTuple, Sequence
 from spacy.tokens import Doc
 
 from kg.extract.numbers import Quantity, quantities as find_quantities
-from kg.nlp.entities import SpanExtensions
-from kg.nlp.pipeline import SPAN_KEY
+from kg.nlp.entities import settled_entities
 from kg.nlp.tokens import view_columns
 
 # Sizes and counts ("7B parameters", "12 GB") are not results.
@@ -85,12 +84,8 @@ class Sentence:
 
 def doc_mentions(doc: Doc, text: str) -> list[Mention]:
     """The entity spans as plain values, in text order, offsets in the document."""
-    out = []
-    extensions = SpanExtensions(doc, ("kg_name", "proposed"))
-    for span in doc.spans.get(SPAN_KEY, []):
-        a, b = span.start_char, span.end_char
-        kg_name, proposed = extensions.read(span)
-        out.append(Mention(a, b, span.label_, kg_name or text[a:b], bool(proposed), span.start, span.end))
+    out = [Mention(e.start_char, e.end_char, e.label, e.name or text[e.start_char:e.end_char], bool(e.proposed),
+                   e.start, e.end) for e in settled_entities(doc)]
     out.sort(key=lambda m: (m.tok_start, -m.tok_end))
     return out
 

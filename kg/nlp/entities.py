@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -77,6 +77,40 @@ class SpanExtensions:
 def _kept_in_user_data(name: str) -> bool:
     default, method, getter, setter = Span.get_extension(name)
     return method is None and getter is None and setter is None and not isinstance(default, (dict, list, set))
+
+
+class Entity(NamedTuple):
+    """A settled entity as plain values: a span of doc.spans["entities"] with
+    the extensions kg_entities wrote on it. The record and the relations read
+    these instead of building Span objects and reading their extensions again."""
+
+    start: int  # token offsets
+    end: int
+    start_char: int
+    end_char: int
+    label: str
+    name: str | None  # Span._.kg_name
+    aliases: list[str] | None
+    proposed: bool
+    canonical: str | None
+    exact_match: list[str] | None
+    source: str | None
+
+
+def settled_entities(doc: Doc) -> list[Entity]:
+    """The entities of doc.spans["entities"], in order. kg_entities keeps them
+    beside the span group it wrote; when that group was replaced or changed
+    since (spans set by hand, as the gold-entity tests do), they are read
+    from the spans."""
+    group = doc.spans.get(SPAN_KEY)
+    kept = doc.user_data.get("kg_entities")
+    if kept is not None and kept[0] is group and len(kept[1]) == len(group):
+        return kept[1]
+    if group is None:
+        return []
+    extensions = SpanExtensions(doc, _WRITTEN)
+    return [Entity(span.start, span.end, span.start_char, span.end_char, span.label_, *extensions.read(span))
+            for span in group]
 
 
 @lru_cache(maxsize=65536)  # the same names recur in every abstract
@@ -241,6 +275,7 @@ def settle_entities(doc: Doc) -> Doc:
             proposed.update(_fold(a) for a in al)
 
     spans = []
+    settled = []
     proposed_name = None
     extensions = SpanExtensions(doc, _WRITTEN)
     for c, written in chosen:
@@ -249,11 +284,15 @@ def settle_entities(doc: Doc) -> Doc:
         label = label_of[key][1]
         span = Span(doc, c.start, c.end, label=label)
         is_proposed = key in proposed
-        extensions.write(span, (name, sorted(aliases.get(key, ())) or None, is_proposed, c.canonical,
-                                c.exact_match or None, c.source))
+        values = (name, sorted(aliases.get(key, ())) or None, is_proposed, c.canonical, c.exact_match or None,
+                  c.source)
+        extensions.write(span, values)
+        start_char = v[c.start].idx
+        settled.append(Entity(c.start, c.end, start_char, start_char + len(written), label, *values))
         if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
         spans.append(span)
     doc.spans[SPAN_KEY] = spans
+    doc.user_data["kg_entities"] = (doc.spans[SPAN_KEY], settled)
     ext.proposed_name = proposed_name
     return doc
