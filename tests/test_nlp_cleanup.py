@@ -44,3 +44,18 @@ def test_snake_case_and_plain_text_are_untouched() -> None:
 @given(st.text(alphabet=st.sampled_from(list("ab \\{}$~*_`&;#<>/itexbfmph0123")), max_size=60))
 def test_clean_never_changes_the_length(text: str) -> None:
     assert len(clean(text)) == len(text)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab \\{}$~*_`&;#<>/itexbfmph0123%\u00a0\u2003\t")), max_size=60))
+def test_skipping_steps_whose_characters_are_absent_changes_nothing(text: str) -> None:
+    """clean() skips a step when none of its characters is in the text; every
+    step run in order, unconditionally, gives the same result."""
+    from kg.nlp.cleanup import _STEPS
+
+    if not any(c in text for c in "\\$~*_`&<\u00a0\t\u2009\u202f"):
+        assert clean(text) == text
+        return
+    out = text
+    for _, rx, repl in _STEPS:
+        out = rx.sub(repl, out)
+    assert clean(text) == out

@@ -48,21 +48,33 @@ def _entity(m: re.Match) -> str:
     return (" " if char in "\u00a0" else char) + " " * (len(m.group(0)) - 1)
 
 
+# Each step in order, with the characters a match must contain: a step whose
+# characters are not in the text is skipped, since most abstracts hold one or
+# two kinds of markup and each scan visits every character. The test is made
+# on the text as the earlier steps left it ("\\$" becomes "$ ", for one).
+_STEPS = (
+    ("~", _TILDE, " "),
+    ("\\", _LATEX_WRAP, lambda m: _keep_group(m, 1)),
+    ("\\", _LATEX_ESCAPE, lambda m: m.group(1) + " "),
+    ("\\", _LATEX_CMD, _blank),
+    ("$", _MATH_DOLLAR, " "),
+    ("{", _LATEX_BRACE, lambda m: _keep_group(m, 1)),
+    ("*_", _MD_STRONG, lambda m: _keep_group(m, 2)),
+    ("*_", _MD_EM, lambda m: _keep_group(m, 2)),
+    ("`", _MD_CODE, lambda m: _keep_group(m, 1)),
+    ("<", _HTML_TAG, _blank),
+    ("&", _HTML_ENTITY, _entity),
+    ("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t", _ODD_SPACE, " "),
+)
+
+
 def clean(text: str) -> str:
     """`text` with markup blanked out; same length, same offsets."""
     if not any(c in text for c in "\\$~*_`&<\u00a0\t\u2009\u202f"):
         return text
-    out = _TILDE.sub(" ", text)
-    out = _LATEX_WRAP.sub(lambda m: _keep_group(m, 1), out)
-    out = _LATEX_ESCAPE.sub(lambda m: m.group(1) + " ", out)
-    out = _LATEX_CMD.sub(_blank, out)
-    out = _MATH_DOLLAR.sub(" ", out)
-    out = _LATEX_BRACE.sub(lambda m: _keep_group(m, 1), out)
-    out = _MD_STRONG.sub(lambda m: _keep_group(m, 2), out)
-    out = _MD_EM.sub(lambda m: _keep_group(m, 2), out)
-    out = _MD_CODE.sub(lambda m: _keep_group(m, 1), out)
-    out = _HTML_TAG.sub(_blank, out)
-    out = _HTML_ENTITY.sub(_entity, out)
-    out = _ODD_SPACE.sub(" ", out)
+    out = text
+    for chars, rx, repl in _STEPS:
+        if any(c in out for c in chars):
+            out = rx.sub(repl, out)
     assert len(out) == len(text)
     return out
