@@ -13,7 +13,7 @@ import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.nlp.tokens import build_view, token_columns
+from kg.nlp.tokens import build_view, positions, token_columns
 
 _TERMINAL = frozenset({".", "!", "?", "...", "…", "?!", "!?"})
 _SOFT_TERMINAL = frozenset({"etc."})
@@ -28,8 +28,12 @@ def sentence_starts(texts: tuple[str, ...], spaces: tuple[bool, ...]) -> list[in
     spaces and closing brackets or quotes and tests the next word."""
     n = len(texts)
     starts = [0] if n else []
-    # Token 0 opens the first sentence and ends none.
-    enders = [i for i in range(1, n) if texts[i] in _ENDERS or (spaces[i] and "\n\n" in texts[i])]
+    # Token 0 opens the first sentence and ends none. The enders are found by
+    # scanning the columns in C (kg.nlp.tokens.positions), not token by token.
+    enders = positions(texts, _ENDERS, 1)
+    blank_lines = [i for i in positions(spaces, (True,), 1) if "\n\n" in texts[i]]
+    if blank_lines:
+        enders = sorted(set(enders).union(blank_lines))
     for i in enders:
         text, space = texts[i], spaces[i]
         soft = not space and text in _SOFT_TERMINAL
