@@ -67,10 +67,13 @@ def token_columns(doc: Doc) -> Columns:
     table = _word_table(doc.vocab)
     array = doc.to_array([ORTH, IDX])
     orths = array[:, 0].tolist()
-    for orth in set(orths).difference(table):
-        lex = doc.vocab[orth]
-        table[orth] = (lex.orth_, lex.lower_, lex.is_space, lex.is_punct, lex.is_alpha)
-    texts, lowers, spaces, puncts, alphas = zip(*map(table.__getitem__, orths))
+    try:
+        texts, lowers, spaces, puncts, alphas = zip(*map(table.__getitem__, orths))
+    except KeyError:  # new words: rare once the table has the field's vocabulary
+        for orth in set(orths).difference(table):
+            lex = doc.vocab[orth]
+            table[orth] = (lex.orth_, lex.lower_, lex.is_space, lex.is_punct, lex.is_alpha)
+        texts, lowers, spaces, puncts, alphas = zip(*map(table.__getitem__, orths))
     return texts, lowers, tuple(array[:, 1].tolist()), spaces, puncts, alphas
 
 
