@@ -40,3 +40,12 @@ def test_offsets_point_into_the_original_text(nlp) -> None:
     assert len(doc.text) == len(text)
     tok = next(t for t in doc if t.text == "GlowNet")
     assert text[tok.idx:tok.idx + len(tok.text)] == "GlowNet"
+
+
+def test_the_text_tokenizer_remembers_a_whole_fields_vocabulary() -> None:
+    """spaCy's default cache of 10,000 chunks is smaller than the vocabulary of
+    a few hundred abstracts; past it, chunks are split anew on every use."""
+    from kg.nlp.pipeline import TEXT_TOKENIZER_CACHE, make_pipeline
+
+    nlp = make_pipeline(relations=False)
+    assert nlp.tokenizer.inner.max_cache_size == TEXT_TOKENIZER_CACHE >= 100_000

@@ -46,6 +46,7 @@ from kg.nlp.tokenizer import CleaningTokenizer, science_tokenizer
 from kg.nlp.tokenizer import install as install_tokenizer
 
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
+TEXT_TOKENIZER_CACHE = 100_000  # chunks
 
 if not Doc.has_extension("kg_relations"):
     Doc.set_extension("kg_relations", default=None)
@@ -61,6 +62,12 @@ def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True)
     # left much of the cache to them, and the abstracts' own words were split
     # anew on every use: tokenizing took twice as long.
     for_texts = CleaningTokenizer(science_tokenizer(nlp))
+    # spaCy remembers how it split at most 10,000 distinct chunks, the first
+    # ones met. 414 abstracts of our seed corpus already hold 11,000, and a
+    # field's vocabulary keeps growing with the corpus: past the limit every
+    # new chunk is split by the affix rules on every use. 100,000 chunks take
+    # about 30 MB.
+    for_texts.inner.max_cache_size = TEXT_TOKENIZER_CACHE
     install_tokenizer(nlp)
     nlp.add_pipe("kg_sentences")
     nlp.add_pipe("kg_abbreviations")
