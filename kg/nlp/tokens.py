@@ -15,15 +15,20 @@ built without a Python-level __init__.
 from __future__ import annotations
 
 from functools import partial
-from itertools import chain, repeat
 from typing import Iterable, NamedTuple
 
 from spacy.attrs import IDX, ORTH
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+def _kept_view(doc: Doc) -> list[Tok] | None:
+    return doc.user_data.get("kg_view")
+
+
+# The view is kept in doc.user_data and shown as doc._.kg_tokens; the rules
+# read it from user_data, since every `doc._` builds an accessor object.
 if not Doc.has_extension("kg_tokens"):
-    Doc.set_extension("kg_tokens", default=None)
+    Doc.set_extension("kg_tokens", getter=_kept_view)
 
 
 class Tok(NamedTuple):
@@ -79,18 +84,21 @@ def token_columns(doc: Doc) -> Columns:
 
 def build_view(doc: Doc, columns: Columns, starts: list[int]) -> list[Tok]:
     """The view from the token columns and the sentence start indices."""
-    view: list[Tok] = []
     texts, lowers, idxs, spaces, puncts, alphas = columns
-    if texts:
-        bounds = starts + [len(texts)]
-        make = partial(tuple.__new__, Tok)
-        # One sentence at a time, zipped column-wise: no Python code runs per token.
-        for k in range(len(starts)):
-            s, e = bounds[k], bounds[k + 1]
-            view.extend(map(make, zip(range(s, e), texts[s:e], lowers[s:e], idxs[s:e],
-                                      chain((True,), repeat(False, e - s - 1)), repeat(s, e - s), repeat(e, e - s),
-                                      spaces[s:e], puncts[s:e], alphas[s:e])))
-    doc._.kg_tokens = view
+    n = len(texts)
+    # Per-token sentence columns, made by list repetition (in C) sentence by
+    # sentence; then one zip over all columns makes the Toks, with no Python
+    # code run per token.
+    first = [False] * n
+    sent_start: list[int] = []
+    sent_end: list[int] = []
+    for s, e in zip(starts, starts[1:] + [n]):
+        first[s] = True
+        sent_start += [s] * (e - s)
+        sent_end += [e] * (e - s)
+    make = partial(tuple.__new__, Tok)
+    view = list(map(make, zip(range(n), texts, lowers, idxs, first, sent_start, sent_end, spaces, puncts, alphas)))
+    doc.user_data["kg_view"] = view
     # The columns too: a rule that looks for a few words scans a column in C
     # (tuple.index) instead of visiting every Tok in Python.
     doc.user_data["kg_columns"] = columns
@@ -101,7 +109,7 @@ def build_view(doc: Doc, columns: Columns, starts: list[int]) -> list[Tok]:
 def token_view(doc: Doc) -> list[Tok]:
     """The view of `doc`; built here from the Doc's sentence marks when the
     sentence splitter did not build it (a Doc made some other way)."""
-    view = doc._.kg_tokens
+    view = doc.user_data.get("kg_view")
     if view is not None:
         return view
     flags = doc.to_array("SENT_START").tolist() if len(doc) else []
