@@ -51,27 +51,24 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
     text = doc_text(doc)
     for e in settled_entities(doc):
-        label = e.label
-        if label not in entities:
+        if e.label not in entities:
             continue
-        kg_name, canonical, span_aliases, proposed, exact_match = e.name, e.canonical, e.aliases, e.proposed, e.exact_match
         start, end = e.start_char, e.end_char
         written = text[start:end]
-        name = kg_name or written
-        key = canonical or _fold(name)
-        ent = entities[label].setdefault(key, {"name": name})
-        aliases = set(ent.get("aliases", [])) | set(span_aliases or [])
+        name = e.name or written
+        ent = entities[e.label].setdefault(e.canonical or _fold(name), {"name": name})
+        aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
         for form in (written, name):
             if _fold(form) != _fold(ent["name"]):
                 aliases.add(form)
         if aliases:
             ent["aliases"] = sorted(aliases)
-        if proposed:
+        if e.proposed:
             ent["proposed"] = True
-        if canonical and canonical != ent["name"]:
-            ent["canonical"] = canonical
-        if exact_match:
-            ent["exactMatch"] = list(exact_match)
+        if e.canonical and e.canonical != ent["name"]:
+            ent["canonical"] = e.canonical
+        if e.exact_match:
+            ent["exactMatch"] = list(e.exact_match)
         ent.setdefault("mentions", []).append([start, end])
     relations = [dict(r) for r in (doc._.kg_relations or [])]
     return {

@@ -15,6 +15,7 @@ built without a Python-level __init__.
 from __future__ import annotations
 
 from functools import partial
+from operator import itemgetter
 from typing import Iterable, NamedTuple
 
 from spacy.attrs import IDX, ORTH
@@ -65,6 +66,12 @@ Columns = tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...], tuple[bool, .
                 tuple[bool, ...]]
 
 
+def _rows(table: dict, orths: list[int]) -> tuple:
+    """table[orth] for each orth, looked up in one C loop (itemgetter returns
+    the bare value, not a 1-tuple, for a single key)."""
+    return itemgetter(*orths)(table) if len(orths) > 1 else (table[orths[0]],)
+
+
 def token_columns(doc: Doc) -> Columns:
     """(texts, lowers, idxs, is_space, is_punct, is_alpha): one tuple per field, one item per token."""
     if not len(doc):
@@ -73,12 +80,12 @@ def token_columns(doc: Doc) -> Columns:
     array = doc.to_array([ORTH, IDX])
     orths = array[:, 0].tolist()
     try:
-        texts, lowers, spaces, puncts, alphas = zip(*map(table.__getitem__, orths))
+        texts, lowers, spaces, puncts, alphas = zip(*_rows(table, orths))
     except KeyError:  # new words: rare once the table has the field's vocabulary
         for orth in set(orths).difference(table):
             lex = doc.vocab[orth]
             table[orth] = (lex.orth_, lex.lower_, lex.is_space, lex.is_punct, lex.is_alpha)
-        texts, lowers, spaces, puncts, alphas = zip(*map(table.__getitem__, orths))
+        texts, lowers, spaces, puncts, alphas = zip(*_rows(table, orths))
     return texts, lowers, tuple(array[:, 1].tolist()), spaces, puncts, alphas
 
 
