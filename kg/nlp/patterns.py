@@ -110,9 +110,18 @@ def _name_like_text(text: str) -> bool:
 
 def _word_ok(tok: Tok, lex: Lexicon, head_lower: bool) -> bool:
     """Can `tok` be a modifier inside a task, metric or method name?"""
-    text = tok.text
+    ok = _modifier_word(tok.text, tok.is_space, tok.is_punct, head_lower)
+    return tok.is_sent_start if ok is None else ok
+
+
+# Whether a word can be a modifier belongs to the word (judged once, like
+# _name_like_text), but for a capitalised word's place: a sentence's first word.
+@lru_cache(maxsize=65536)
+def _modifier_word(text: str, is_space: bool, is_punct: bool, head_lower: bool) -> bool | None:
+    """_word_ok for the word `text`; None: only as the first word of a sentence."""
+    lex = lexicon()
     low = text.lower()
-    if tok.is_space or tok.is_punct or low in lex.name_stop_words or low in lex.eval_verbs:
+    if is_space or is_punct or low in lex.name_stop_words or low in lex.eval_verbs:
         return False
     if _NUMBER.match(text) or _QUANTITY.match(text):
         return False
@@ -127,11 +136,11 @@ def _word_ok(tok: Tok, lex: Lexicon, head_lower: bool) -> bool:
     if head_lower and any(c.isupper() for c in text):
         # A capitalised word inside a lower-case name: only a generic acronym
         # ("3D", "EEG", "AI-generated") or the sentence's first word.
-        if text in lex.not_names or tok.is_sent_start:
+        if text in lex.not_names:
             return True
         if "-" in text and text.split("-", 1)[1].islower():
             return True
-        return False
+        return None
     return True
 
 
