@@ -190,15 +190,13 @@ class GazetteerMatcher:
                                        exact_match=list(e.exact_match)))
         matched = {s for s, _, _ in seen}
         texts = view_columns(doc)[0]
-        # Only words of four characters or more with a hyphen or a final digit can be variants.
-        shaped = [t for t in set(texts) if len(t) >= 4 and ("-" in t or t[-1].isdigit())]
-        for k in positions(texts, shaped):
+        # The few words that are variants are found first; only their tokens are visited.
+        variants = {w for w in _shaped_words(texts) if self._variant_of(w) is not None}
+        for k in positions(texts, variants):
             if k in matched:
                 continue
-            i = self._variant_of(texts[k])
-            if i is not None:
-                e = self.entries[i]
-                found.append(Candidate(k, k + 1, e.type, "variant", canonical=None))
+            e = self.entries[self._variant_of(texts[k])]
+            found.append(Candidate(k, k + 1, e.type, "variant", canonical=None))
         return doc
 
     def _variant_of(self, text: str) -> int | None:
@@ -211,6 +209,28 @@ class GazetteerMatcher:
             self._variants.clear()  # a bound on memory for endless streams
         i = self._variants[text] = self._variant(text)
         return i
+
+
+# Only words of four characters or more with a hyphen or a final digit can be
+# variants. The shape belongs to the word, so each distinct word is judged once
+# and remembered (bounded, like the word table of kg.nlp.tokens): a text's
+# shaped words are then found with set operations, which run in C.
+_SHAPED: set[str] = set()
+_SHAPE_JUDGED: set[str] = set()
+_MAX_SHAPE_JUDGED = 1_000_000
+
+
+def _shaped_words(texts: tuple[str, ...]) -> set[str]:
+    """The words among `texts` shaped like a variant of a known name."""
+    if len(_SHAPE_JUDGED) > _MAX_SHAPE_JUDGED:
+        _SHAPE_JUDGED.clear()
+        _SHAPED.clear()
+    words = set(texts)
+    new = words.difference(_SHAPE_JUDGED)
+    if new:
+        _SHAPE_JUDGED.update(new)
+        _SHAPED.update(t for t in new if len(t) >= 4 and ("-" in t or t[-1].isdigit()))
+    return words.intersection(_SHAPED)
 
 
 @Language.factory("kg_gazetteer", default_config={"extra": []})

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import compress
+from typing import NamedTuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Token
@@ -49,6 +51,13 @@ _ALLOWED_GERUNDS = frozenset({"learning", "processing", "modeling", "modelling",
                               "prompting", "voting", "pooling", "boosting", "hashing", "fine-tuning",
                               "pre-training", "pretraining", "tuning", "smoothing", "splatting", "testing",
                               "matting", "rendering", "grounding", "bidding", "pricing", "trading"})
+
+
+def where(words: tuple[str, ...], wanted: frozenset[str] | set[str]) -> list[int]:
+    """Indices (ascending) of the items of `words` that are in `wanted`: like
+    kg.nlp.tokens.positions, but one scan whatever the number of words wanted,
+    and no Python code runs per word."""
+    return list(compress(range(len(words)), map(wanted.__contains__, words)))
 
 
 def is_name_like(tok: Token | Tok, lex: Lexicon | None = None) -> bool:
@@ -101,9 +110,18 @@ def _name_like_text(text: str) -> bool:
 
 def _word_ok(tok: Tok, lex: Lexicon, head_lower: bool) -> bool:
     """Can `tok` be a modifier inside a task, metric or method name?"""
-    text = tok.text
+    ok = _modifier_word(tok.text, tok.is_space, tok.is_punct, head_lower)
+    return tok.is_sent_start if ok is None else ok
+
+
+# Whether a word can be a modifier belongs to the word (judged once, like
+# _name_like_text), but for a capitalised word's place: a sentence's first word.
+@lru_cache(maxsize=65536)
+def _modifier_word(text: str, is_space: bool, is_punct: bool, head_lower: bool) -> bool | None:
+    """_word_ok for the word `text`; None: only as the first word of a sentence."""
+    lex = lexicon()
     low = text.lower()
-    if tok.is_space or tok.is_punct or low in lex.name_stop_words or low in lex.eval_verbs:
+    if is_space or is_punct or low in lex.name_stop_words or low in lex.eval_verbs:
         return False
     if _NUMBER.match(text) or _QUANTITY.match(text):
         return False
@@ -118,11 +136,11 @@ def _word_ok(tok: Tok, lex: Lexicon, head_lower: bool) -> bool:
     if head_lower and any(c.isupper() for c in text):
         # A capitalised word inside a lower-case name: only a generic acronym
         # ("3D", "EEG", "AI-generated") or the sentence's first word.
-        if text in lex.not_names or tok.is_sent_start:
+        if text in lex.not_names:
             return True
         if "-" in text and text.split("-", 1)[1].islower():
             return True
-        return False
+        return None
     return True
 
 
@@ -135,10 +153,10 @@ def _modifiers(doc: Doc, v: list[Tok], head: int, lex: Lexicon, head_lower: bool
     return j
 
 
-def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
+def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
     out: list[Candidate] = []
     bare: list[Candidate] = []
-    for i in positions(view_columns(doc)[1], lex.task_heads):
+    for i in heads:
         tok = v[i]
         low = tok.lower_
         if tok.text[:1].isupper() and not tok.is_sent_start:
@@ -215,18 +233,18 @@ _TOOL_NOUNS = frozenset({"system", "systems", "method", "methods", "framework", 
 _GERUND_CONTEXT = frozenset({"for"})
 
 
-def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
+def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, contexts: list[int]) -> list[Candidate]:
     """ "for estimating passage quality": a task said with a verb in -ing
     after "for", and up to four content words after it."""
     out = []
     texts = view_columns(doc)[0]
-    gerunds = {w for w in set(texts) if w.endswith("ing") and w.isalpha() and w.islower()}
-    for i in positions(texts, gerunds):
-        tok = v[i]
-        low = tok.lower_
-        if tok.i == 0:
+    # A gerund counts only right after "for" (`contexts`), a rarer word than the words in -ing: start from it.
+    for k in contexts:
+        if k + 1 >= len(v) or not _is_gerund(texts[k + 1]):
             continue
-        if v[tok.i - 1].lower_ not in _GERUND_CONTEXT or low in lex.name_stop_words or low in lex.eval_verbs:
+        tok = v[k + 1]
+        low = tok.lower_
+        if low in lex.name_stop_words or low in lex.eval_verbs:
             continue
         if low in lex.task_heads or low in _ALLOWED_GERUNDS:
             continue  # a noun in -ing ("learning"), handled as a head
@@ -237,6 +255,11 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
         if j - tok.i >= 2 and (j >= end or v[j].is_punct or v[j].lower_ in _PHRASE_END):
             out.append(Candidate(tok.i, j, "Task", "head"))
     return out
+
+
+def _is_gerund(text: str) -> bool:
+    """A lower-case word in -ing, letters only ("estimating")."""
+    return text.endswith("ing") and text.isalpha() and text.islower()
 
 
 _PHRASE_END = frozenset({"and", "or", "with", "by", "using", "via", "from", "in", "on", "at", "without",
@@ -251,9 +274,9 @@ _METRIC_SKIP_HEADS = frozenset({"time", "size", "cost", "usage", "consumption", 
                                 "efficiency", "fidelity", "agreement", "similarity", "likelihood"})
 
 
-def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
+def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
     out = []
-    for i in positions(view_columns(doc)[1], lex.metric_heads):
+    for i in heads:
         tok = v[i]
         low = tok.lower_
         if low in _METRIC_SKIP_HEADS or not tok.text.islower():
@@ -279,9 +302,9 @@ def _is_title(tok: Tok, lex: Lexicon) -> bool:
             and t.lower() not in lex.name_stop_words) or t.lower() in ("of", "for", "and", "with")
 
 
-def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
+def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
     out = []
-    for i in positions(view_columns(doc)[1], lex.method_heads):
+    for i in heads:
         tok = v[i]
         low = tok.lower_
         # Title Case: "Nearest Mean Classifier", "Unified Factorized Framework".
@@ -319,11 +342,11 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     return out
 
 
-def _dataset_cue_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
+def _dataset_cue_candidates(doc: Doc, v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
     """Names before "dataset(s)", "benchmark(s)", "corpus": "the VoxCeleb
     dataset", "on CIFAR-10 and SVHN benchmarks"."""
     out = []
-    for i in positions(view_columns(doc)[1], lex.dataset_cues_after):
+    for i in cues:
         tok = v[i]
         k = tok.i - 1
         sent_start = tok.sent_start
@@ -424,8 +447,8 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
     ends = {e for _, e in known}
     starts = {s for s, _ in known}
     out = []
-    for tok in v:
-        i = tok.i
+    for i in _beside_separators(v, starts, ends):
+        tok = v[i]
         if i in taken or tok.is_sent_start or not tok.text[:1].isupper() or tok.text in lex.not_names \
                 or tok.lower_ in lex.name_stop_words or not tok.is_alpha:
             continue
@@ -451,6 +474,26 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
     return out
 
 
+def _beside_separators(v: list[Tok], starts: set[int], ends: set[int]) -> list[int]:
+    """The tokens a list separator parts from a known name: past the separators
+    after one of `ends`, or before those before one of `starts`; ascending.
+    Only these can be listed with it, so no other token need be looked at."""
+    at = set()
+    for e in ends:
+        k = e
+        while k < len(v) and v[k].text in _CONJ:
+            k += 1
+        if e < k < len(v):
+            at.add(k)
+    for s in starts:
+        k = s - 1
+        while k >= 0 and v[k].text in _CONJ:
+            k -= 1
+        if 0 <= k < s - 1:
+            at.add(k)
+    return sorted(at)
+
+
 def _capital_word(tok: Tok, lex: Lexicon) -> bool:
     return not tok.is_sent_start and tok.text[:1].isupper() and tok.is_alpha and tok.text not in lex.not_names \
         and tok.lower_ not in lex.name_stop_words
@@ -474,17 +517,46 @@ def _joined_list_items(v: list[Tok], found: list[Candidate]) -> list[Candidate]:
     return out
 
 
+class _RuleStarts(NamedTuple):
+    """Where the rules start: token indices (ascending) of their head or cue words."""
+
+    task: list[int]
+    metric: list[int]
+    method: list[int]
+    dataset_cue: list[int]
+    gerund_context: list[int]
+
+
+@lru_cache(maxsize=1)
+def _start_words() -> frozenset[str]:
+    lex = lexicon()
+    return lex.task_heads | lex.metric_heads | lex.method_heads | lex.dataset_cues_after | _GERUND_CONTEXT
+
+
+def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
+    """The start words of all rules are found together, in one scan of the
+    words that runs in C; each rule's own are then picked from those few."""
+    hits = where(lowers, _start_words())
+
+    def among(words: frozenset[str]) -> list[int]:
+        return [i for i in hits if lowers[i] in words]
+
+    return _RuleStarts(among(lex.task_heads), among(lex.metric_heads), among(lex.method_heads),
+                       among(lex.dataset_cues_after), among(_GERUND_CONTEXT))
+
+
 @Language.component("kg_entity_patterns")
 def find_pattern_entities(doc: Doc) -> Doc:
     lex = lexicon()
     v = token_view(doc)
+    at = _rule_starts(view_columns(doc)[1], lex)
     found = candidates(doc)
-    found += _task_candidates(doc, v, lex)
+    found += _task_candidates(doc, v, lex, at.task)
     found += _narrowed_tasks(doc, v, lex, found)
-    found += _gerund_candidates(doc, v, lex)
-    found += _metric_candidates(doc, v, lex)
-    found += _method_candidates(doc, v, lex)
-    found += _dataset_cue_candidates(doc, v, lex)
+    found += _gerund_candidates(doc, v, lex, at.gerund_context)
+    found += _metric_candidates(doc, v, lex, at.metric)
+    found += _method_candidates(doc, v, lex, at.method)
+    found += _dataset_cue_candidates(doc, v, lex, at.dataset_cue)
     found += _name_candidates(doc, v, lex)
     _coordinated_types(doc, v, found)
     found += _listed_datasets(v, found, lex)

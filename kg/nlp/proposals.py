@@ -10,6 +10,7 @@ doc._.proposed_name to the first proposed Method's name.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Iterator
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -42,6 +43,10 @@ _THE_PROPOSED = re.compile(r"\b(?:the|our) (?:newly )?proposed\s+", re.I)
 _APPOSITION_NOVEL = re.compile(r",\s+(?:a|an|the)\s+(?:\w+[\s-]){0,3}?(?:novel|new|simple|first|unified|"
                                r"general|lightweight|efficient|scalable|principled|flexible|training-free|"
                                r"plug-and-play)\b", re.I)
+# How _APPOSITION_NOVEL begins. Found by one scan of the text (the search
+# skips to each comma in C), it tells the few commas where the whole pattern
+# is worth trying: it can match nowhere this does not.
+_APPOSITION_START = re.compile(r",\s+(?:a|an|the)\s+", re.I)
 _DATASET_WORDS = re.compile(r"\b(?:dataset|data set|benchmark|corpus|suite|collection|test ?bed|leaderboard)s?\b",
                             re.I)
 _SCAN_STOP = frozenset({"for", "to", "that", "which", "with", "by", "in", "on", "of", "from", "using", "based",
@@ -107,15 +112,9 @@ def _lower_proposal_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon) -> Span | N
     return doc[name.start:end]
 
 
-def _token_at(v: list[Tok], char: int) -> int | None:
+def _token_at(doc: Doc, v: list[Tok], char: int) -> int | None:
     """Index of the first non-space token that starts at or after `char`."""
-    lo, hi = 0, len(v)
-    while lo < hi:  # binary search on token offsets
-        mid = (lo + hi) // 2
-        if v[mid].idx < char:
-            lo = mid + 1
-        else:
-            hi = mid
+    lo = bisect_left(view_columns(doc)[2], char)  # the token offsets ascend
     while lo < len(v) and v[lo].is_space:
         lo += 1
     return lo if lo < len(v) else None
@@ -124,7 +123,7 @@ def _token_at(v: list[Tok], char: int) -> int | None:
 def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool,
           window: int = _WINDOW, named: bool = False) -> Span | None:
     """The first name within a few tokens after a character offset, within its sentence."""
-    i = _token_at(v, start_char)
+    i = _token_at(doc, v, start_char)
     if i is None:
         return None
     sent_end = v[i].sent_end
@@ -142,25 +141,31 @@ def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int
     return None
 
 
+# "X (Y), a new dataset ...": a dataset word soon after the name.
+_DATASET_AFTER = re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
+                            r"(?:dataset|benchmark|corpus|suite)\b", re.I)
+
+
 def _label(text: str, from_char: int, name: Span) -> str:
     if _NAME_SAYS_DATASET.search(name.text):
         return "Dataset"
     between = text[from_char:name.start_char]
     after = text[name.end_char:name.end_char + 60]
-    if _DATASET_WORDS.search(between) or re.match(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
-                                                  r"(?:dataset|benchmark|corpus|suite)\b", after, re.I):
+    if _DATASET_WORDS.search(between) or _DATASET_AFTER.match(after):
         return "Dataset"
     return "Method"
 
 
 # Where a match of each pattern can begin, in lower case: the pattern is tried
-# only there (see _matches). Keep in step with the patterns above.
+# only there (see _matches). Keep in step with the patterns above. Each start
+# costs a scan of the text and a try of the pattern wherever it is found, so
+# a start as long as the pattern allows is cheaper ("the proposed", not "the ").
 _STARTS: dict[re.Pattern, tuple[str, ...]] = {
     _VERB: ("we", "this ", "the present ", "our "),
     _INTRODUCING: ("by ", "through ", "via ", "proposing", "introducing", "presenting", "developing"),
     _CALLED: ("called", "dubbed", "named", "termed", "coined", "nicknamed", "namely", "referred to as", "we "),
     _OUR: ("our ",),
-    _THE_PROPOSED: ("the ", "our "),
+    _THE_PROPOSED: ("the proposed", "our proposed", "the newly proposed", "our newly proposed"),
 }
 
 
@@ -198,7 +203,7 @@ def find_proposals(doc: Doc) -> Doc:
     text = doc_text(doc)
     low = text.lower()
     found: list[tuple[Span, str]] = []
-    short_uses = short_form_uses(doc) if abbreviations else {}
+    short_uses = short_form_uses(doc, abbreviations) if abbreviations else {}
     called = list(_matches(_CALLED, text, low))
     called_at = [m.start() for m in called]
     for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
@@ -211,12 +216,12 @@ def find_proposals(doc: Doc) -> Doc:
                 # "we propose a Faster RCNN method named FDNet": the name comes after "named".
                 continue
             if name is None and rx is _CALLED:
-                nxt = _token_at(v, m.end())
+                nxt = _token_at(doc, v, m.end())
                 name = _lower_name_at(doc, v, nxt, lex) if nxt is not None else None
                 if name is not None and v[name.end - 1].lower_ in lex.task_heads:
                     name = None  # "namely car model classification": a task, not a method's name
             elif name is None and rx is _THE_PROPOSED:
-                nxt = _token_at(v, m.end())
+                nxt = _token_at(doc, v, m.end())
                 name = _lower_proposal_at(doc, v, nxt, lex) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
@@ -225,9 +230,11 @@ def find_proposals(doc: Doc) -> Doc:
                     name = use[0]
                 found.append((name, _label(text, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
-    for i in positions(view_columns(doc)[0], (",",)):
+    apposed = {m.start() for m in _APPOSITION_START.finditer(text)}
+    commas = positions(view_columns(doc)[0], (",",)) if apposed else []
+    for i in commas:
         idx = v[i].idx
-        if i > 0 and _APPOSITION_NOVEL.match(text, idx, idx + 80):
+        if i > 0 and idx in apposed and _APPOSITION_NOVEL.match(text, idx, idx + 80):
             k = i - 1
             if v[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
                 k -= 2
