@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
+# Kept in doc.user_data, shown as doc._.kg_candidates: every rule adds to the
+# list, and every `doc._` builds an accessor object.
 if not Doc.has_extension("kg_candidates"):
-    Doc.set_extension("kg_candidates", default=None)
+    Doc.set_extension("kg_candidates", getter=lambda doc: doc.user_data.get("kg_candidates"))
 
 # Which rule wins an overlap, best first; a longer span of the same type from
 # a weaker rule still wins when it contains the stronger one ("open-domain
@@ -38,8 +40,7 @@ class Candidate:
 
 
 def candidates(doc: Doc) -> list[Candidate]:
-    ext = doc._  # each `doc._` builds an accessor object: one is enough
-    found = ext.kg_candidates
+    found = doc.user_data.get("kg_candidates")
     if found is None:
-        found = ext.kg_candidates = []
+        found = doc.user_data["kg_candidates"] = []
     return found

@@ -20,7 +20,7 @@ from typing import Any, Iterable, NamedTuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.nlp.abbreviations import short_form_uses
+from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
@@ -233,7 +233,7 @@ _WRITTEN = ("kg_name", "aliases", "proposed", "canonical", "exact_match", "sourc
 def settle_entities(doc: Doc) -> Doc:
     lex = lexicon()
     ext = doc._  # one accessor for the whole component: each `doc._` builds a new one
-    pairs = ext.abbreviations or []
+    pairs = abbreviation_pairs(doc)
     v = token_view(doc)
     text = doc_text(doc)
     cands = list(candidates(doc))

@@ -17,7 +17,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.nlp.abbreviations import short_form_uses
+from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
@@ -198,7 +198,7 @@ def _matches(rx: re.Pattern, text: str, low: str) -> Iterator[re.Match]:
 def find_proposals(doc: Doc) -> Doc:
     lex = lexicon()
     v = token_view(doc)
-    abbreviations = doc._.abbreviations or []  # read once: each `doc._` builds an accessor
+    abbreviations = abbreviation_pairs(doc)
     pairs = {long.start: long for long, _ in abbreviations}
     text = doc_text(doc)
     low = text.lower()
