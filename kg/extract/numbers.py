@@ -110,8 +110,18 @@ def quantities(text: str) -> list[Quantity]:
     "from A to B" changes are one quantity each. A unitless number
     coordinated with a following one that has a unit ("by 3.1 and 1.2
     points") takes that unit."""
-    if not _ANY_DIGIT.search(text):
+    digit = _ANY_DIGIT.search(text)
+    if not digit:
         return []
+    lower = text.lower()
+    # The patterns try every position, so each scan starts where its first
+    # match could: no number starts more than two characters ("+.5") before
+    # the first digit, and only a range's "between" starts further back.
+    # (lower() keeps ASCII offsets; "from" and "between" have no letter
+    # that re.I folds with a non-ASCII one.)
+    start = max(0, digit.start() - 2)
+    between = lower.find("between") if text.isascii() else 0
+    span_start = min(start, between) if between >= 0 else start
     single, from_to, span = _patterns()
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
@@ -119,7 +129,7 @@ def quantities(text: str) -> list[Quantity]:
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in taken)
 
-    for m in from_to.finditer(text):
+    for m in from_to.finditer(text) if "from" in lower else ():
         ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
         if ua and ub and ua != ub:
             continue
@@ -128,7 +138,7 @@ def quantities(text: str) -> list[Quantity]:
                      from_value=m.group("a"))
         found.append(replace(q, gain=_gain(text, q.start, q.end, unit)))
         taken.append((m.start(), m.end()))
-    for m in span.finditer(text):
+    for m in span.finditer(text, span_start):
         if not free(m.start(), m.end()):
             continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
@@ -142,7 +152,7 @@ def quantities(text: str) -> list[Quantity]:
         found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=ub,
                               gain=_gain(text, m.start(), m.end(), ub)))
         taken.append((m.start(), m.end()))
-    for m in single.finditer(text):
+    for m in single.finditer(text, start):
         if not free(m.start(), m.end()):
             continue
         unit = _unit(m.group("unit"))

@@ -24,6 +24,25 @@ def _alt(pieces: list[str]) -> str:
     return alternation
 
 
+# The characters that re.I lets stand for an ASCII letter besides its two cases.
+_FOLDS = {"i": "i\u0130\u0131", "k": "k\u212a", "s": "s\u017f"}
+
+
+def _word_start(pieces: list[str]) -> str:
+    r"""`\b(?:piece|piece...)`, written so that sre can skip ahead: a pattern
+    that opens with a character set (outside re.I) is only tried where the
+    text has one of those characters, while one that opens with \b or a
+    lookahead is tried at every position. So the first letter is matched by
+    a case-explicit set, \b becomes "no word character before it", and each
+    piece checks its own first letter with a lookbehind. Same matches, in
+    the same order of pieces; worth it when the first letters are rare ones.
+    Every piece must begin with a plain ASCII letter; compile with re.I."""
+    firsts = sorted({p[0].lower() for p in pieces})
+    assert all(f.isascii() and f.isalpha() for f in firsts)
+    letters = "".join(_FOLDS.get(f, f) + f.upper() for f in firsts)
+    return rf"(?-i:[{letters}])(?<!\w.)(?:" + "|".join(f"(?<={p[0]}){p[1:]}" for p in pieces) + ")"
+
+
 @dataclass(frozen=True)
 class Cues:
     improve_verb: re.Pattern  # "outperforms", "surpassing"
@@ -119,13 +138,13 @@ def cues() -> Cues:
             rf"(?:\bby|\b{gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?|\bmargin of)\s+(?:(?:up to|over|more than|about|around|nearly|almost|roughly|approximately|"
             rf"at least|an average of|on average|average|a|an|absolute|relative|absolutely|relatively|only|just)\s+)*~?$", re.I),
         evaluation=re.compile(rf"\b{_alt(data['evaluation'])}", re.I),
-        self_reference=re.compile(
-            rf"\b(?:(?:our|the proposed|this|the presented|the resulting|the new)\s+(?:[\w-]+\s+){{0,3}}?{method_nouns}s?\b|"
-            rf"we\b|ours\b)", re.I),
-        it_reference=re.compile(
-            r"\bit\s" + "".join(rf"(?<!\b{w}\sit\s)" for w in _NOT_BEFORE_SUBJECT_IT) +
+        self_reference=re.compile(_word_start(
+            [rf"{own}\s+(?:[\w-]+\s+){{0,3}}?{method_nouns}s?\b"
+             for own in ("our", "the proposed", "this", "the presented", "the resulting", "the new")] + [r"we\b", r"ours\b"]), re.I),
+        it_reference=re.compile(_word_start([
+            r"it\s" + "".join(rf"(?<!\b{w}\sit\s)" for w in _NOT_BEFORE_SUBJECT_IT),
             # "its advantage over": the text given ends where the cue word starts.
-            rf"|\bits\s+(?:[\w-]+\s+){{0,2}}$", re.I),
+            r"its\s+(?:[\w-]+\s+){0,2}$"]), re.I),
         definite_reference=re.compile(
             rf"\b(?:the|this)\s+(?!(?:{_alt(data['baseline_modifiers'])}|teacher|dense|base|full|same|student|best|top|strongest|largest|smallest)\b)"
             rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!of\b|in\b|that\b|which\b|is\s+(?:a|an|the)\b)", re.I),
