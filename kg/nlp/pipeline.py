@@ -42,7 +42,6 @@ from spacy.tokens import Doc
 # Importing the modules registers their components and extensions.
 from kg.nlp import abbreviations, entities, gazetteer, patterns, proposals, sentences  # noqa: F401
 from kg.nlp.entities import SPAN_KEY
-from kg.nlp.tokenizer import CleaningTokenizer, science_tokenizer
 from kg.nlp.tokenizer import install as install_tokenizer
 
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
@@ -56,19 +55,14 @@ def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True)
     """The kg Language. `gazetteers` are extra gazetteer files; without
     `relations` the pipeline stops after entities (for entity-only use)."""
     nlp = spacy.blank("en")
-    # The texts get a tokenizer of their own, built with the same rules: spaCy's
-    # tokenizer caches at most 10,000 chunks, and the gazetteer tokenizes its
-    # ~4,000 names and plurals with nlp.tokenizer while it is built. That
-    # left much of the cache to them, and the abstracts' own words were split
-    # anew on every use: tokenizing took twice as long.
-    for_texts = CleaningTokenizer(science_tokenizer(nlp))
-    # spaCy remembers how it split at most 10,000 distinct chunks, the first
-    # ones met. 414 abstracts of our seed corpus already hold 11,000, and a
-    # field's vocabulary keeps growing with the corpus: past the limit every
-    # new chunk is split by the affix rules on every use. 100,000 chunks take
-    # about 30 MB.
-    for_texts.inner.max_cache_size = TEXT_TOKENIZER_CACHE
     install_tokenizer(nlp)
+    # spaCy remembers how it split at most 10,000 distinct chunks, the first
+    # ones met. The gazetteer tokenizes its ~4,000 names and plurals while it
+    # is built, 414 abstracts of our seed corpus hold 11,000 more, and a
+    # field's vocabulary keeps growing with the corpus: past the limit every
+    # new chunk is split by the affix rules on every use (tokenizing took twice
+    # as long). 100,000 chunks take about 30 MB.
+    nlp.tokenizer.inner.max_cache_size = TEXT_TOKENIZER_CACHE
     nlp.add_pipe("kg_sentences")
     nlp.add_pipe("kg_abbreviations")
     nlp.add_pipe("kg_gazetteer", config={"extra": [str(p) for p in gazetteers]})
@@ -78,5 +72,4 @@ def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True)
     if relations:
         import kg.extract.relations  # noqa: F401  registers the kg_relations factory
         nlp.add_pipe("kg_relations")
-    nlp.tokenizer = for_texts
     return nlp
