@@ -248,6 +248,8 @@ _YARDSTICK = re.compile(r"\b(?:match(?:es|ed|ing)?|rival(?:s|led|ing)?|on par wi
 
 
 # -- improvesOver ----------------------------------------------------------------
+_DIGIT = re.compile(r"\d")  # the digits margin_over's \d matches, Unicode ones included
+
 def _comparisons(s: Sentence) -> list[Comparison]:
     """Every improvement cue of the sentence with its subject and baselines."""
     c = cues()
@@ -262,7 +264,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
         if name in may:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text)]
-    if "margin_over" in may:
+    if "margin_over" in may and _DIGIT.search(text):  # a margin is a number: no digit, no scan
         starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text)]
     if "compared_to" in may:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text)]
