@@ -31,6 +31,7 @@ from spacy.tokens import Doc
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import lexicon
 from kg.nlp.tokens import positions, view_columns
+from kg.nlp.word_sets import WordSet
 
 FILE_TYPES = {"datasets": "Dataset", "metrics": "Metric", "tasks": "Task", "methods": "Method"}
 
@@ -191,7 +192,7 @@ class GazetteerMatcher:
         matched = {s for s, _, _ in seen}
         texts = view_columns(doc)[0]
         # The few words that are variants are found first; only their tokens are visited.
-        variants = {w for w in _shaped_words(texts) if self._variant_of(w) is not None}
+        variants = {w for w in _SHAPED.among(texts) if self._variant_of(w) is not None}
         for k in positions(texts, variants):
             if k in matched:
                 continue
@@ -211,26 +212,8 @@ class GazetteerMatcher:
         return i
 
 
-# Only words of four characters or more with a hyphen or a final digit can be
-# variants. The shape belongs to the word, so each distinct word is judged once
-# and remembered (bounded, like the word table of kg.nlp.tokens): a text's
-# shaped words are then found with set operations, which run in C.
-_SHAPED: set[str] = set()
-_SHAPE_JUDGED: set[str] = set()
-_MAX_SHAPE_JUDGED = 1_000_000
-
-
-def _shaped_words(texts: tuple[str, ...]) -> set[str]:
-    """The words among `texts` shaped like a variant of a known name."""
-    if len(_SHAPE_JUDGED) > _MAX_SHAPE_JUDGED:
-        _SHAPE_JUDGED.clear()
-        _SHAPED.clear()
-    words = set(texts)
-    new = words.difference(_SHAPE_JUDGED)
-    if new:
-        _SHAPE_JUDGED.update(new)
-        _SHAPED.update(t for t in new if len(t) >= 4 and ("-" in t or t[-1].isdigit()))
-    return words.intersection(_SHAPED)
+# Only words of four characters or more with a hyphen or a final digit can be variants.
+_SHAPED = WordSet(lambda t: len(t) >= 4 and ("-" in t or t[-1].isdigit()))
 
 
 @Language.factory("kg_gazetteer", default_config={"extra": []})

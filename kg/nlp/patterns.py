@@ -24,6 +24,7 @@ from spacy.tokens import Doc, Token
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
+from kg.nlp.word_sets import WordSet
 
 _MAX_MODIFIERS = 4
 _CONJ = frozenset({",", "and", "or", "&", "/"})
@@ -382,31 +383,13 @@ def _dataset_word_prev(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
     return prev.text[:1].isupper() and prev.text not in lex.not_names
 
 
-# Name-likeness belongs to the word, so each distinct word is judged once and
-# remembered (bounded like the word table of kg.nlp.tokens); a text's names are
-# then found with set operations, which run in C.
-_NAME_WORDS: set[str] = set()
-_JUDGED: set[str] = set()
-_MAX_JUDGED = 1_000_000
-
-
-def _name_words(texts: tuple[str, ...]) -> set[str]:
-    """The name-like words among `texts`."""
-    if len(_JUDGED) > _MAX_JUDGED:
-        _JUDGED.clear()
-        _NAME_WORDS.clear()
-    words = set(texts)
-    new = words.difference(_JUDGED)
-    if new:
-        _JUDGED.update(new)
-        _NAME_WORDS.update(w for w in new if _name_like_text(w))
-    return words.intersection(_NAME_WORDS)
+_NAME_WORDS = WordSet(_name_like_text)  # the name-like words, each judged once
 
 
 def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
     texts = view_columns(doc)[0]
-    for i in positions(texts, _name_words(texts)):
+    for i in positions(texts, _NAME_WORDS.among(texts)):
         tok = v[i]
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         label = "Method"
