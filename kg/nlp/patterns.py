@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import compress
 from typing import NamedTuple
 
 from spacy.language import Language
@@ -52,13 +51,6 @@ _ALLOWED_GERUNDS = frozenset({"learning", "processing", "modeling", "modelling",
                               "prompting", "voting", "pooling", "boosting", "hashing", "fine-tuning",
                               "pre-training", "pretraining", "tuning", "smoothing", "splatting", "testing",
                               "matting", "rendering", "grounding", "bidding", "pricing", "trading"})
-
-
-def where(words: tuple[str, ...], wanted: frozenset[str] | set[str]) -> list[int]:
-    """Indices (ascending) of the items of `words` that are in `wanted`: like
-    kg.nlp.tokens.positions, but one scan whatever the number of words wanted,
-    and no Python code runs per word."""
-    return list(compress(range(len(words)), map(wanted.__contains__, words)))
 
 
 def is_name_like(tok: Token | Tok, lex: Lexicon | None = None) -> bool:
@@ -519,7 +511,7 @@ def _start_words() -> frozenset[str]:
 def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
     """The start words of all rules are found together, in one scan of the
     words that runs in C; each rule's own are then picked from those few."""
-    hits = where(lowers, _start_words())
+    hits = positions(lowers, _start_words())
 
     def among(words: frozenset[str]) -> list[int]:
         return [i for i in hits if lowers[i] in words]

@@ -15,6 +15,7 @@ built without a Python-level __init__.
 from __future__ import annotations
 
 from functools import partial
+from itertools import compress
 from operator import itemgetter
 from typing import Iterable, NamedTuple
 
@@ -157,7 +158,8 @@ def positions(words: tuple[str, ...], wanted: Iterable[str], start: int = 0) -> 
         # A long list (a lexicon's head words) is first cut to the words this text has, in C.
         wanted = wanted.intersection(words)
     if len(wanted) > _FEW_WORDS:
-        return [i for i in range(start, len(words)) if words[i] in wanted]
+        # Many words: one scan of the column, still with no Python code run per word.
+        return list(compress(range(start, len(words)), map(wanted.__contains__, words[start:])))
     out: list[int] = []
     for word in wanted:
         i = start - 1
