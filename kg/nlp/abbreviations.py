@@ -104,16 +104,13 @@ def find_abbreviations(doc: Doc) -> Doc:
     return doc
 
 
-def short_form_uses(doc: Doc, pairs: list[tuple[Span, Span]] | None = None) -> dict[int, tuple[Span, int]]:
+def short_form_uses(doc: Doc) -> dict[int, tuple[Span, int]]:
     """Every use of a defined short form, its definition included: token index
     where it starts -> (its long form, number of tokens). Short forms of
-    several tokens ("SAF R-CNN") are matched token by token. `pairs` are
-    doc._.abbreviations, for a caller that has read them already."""
+    several tokens ("SAF R-CNN") are matched token by token."""
     texts = view_columns(doc)[0]
     uses: dict[int, tuple[Span, int]] = {}
-    if pairs is None:
-        pairs = abbreviation_pairs(doc)
-    for long, short in pairs:
+    for long, short in abbreviation_pairs(doc):
         n = short.end - short.start
         words = texts[short.start:short.end]
         for k in positions(texts, (words[0],), short.start):

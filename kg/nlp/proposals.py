@@ -203,7 +203,7 @@ def find_proposals(doc: Doc) -> Doc:
     text = doc_text(doc)
     low = text.lower()
     found: list[tuple[Span, str]] = []
-    short_uses = short_form_uses(doc, abbreviations) if abbreviations else {}
+    short_uses = short_form_uses(doc) if abbreviations else {}
     called = list(_matches(_CALLED, text, low))
     called_at = [m.start() for m in called]
     for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
