@@ -78,10 +78,6 @@ class Cues:
         """Whether any cue could match this lower-cased text."""
         return any(word in lowered for word in self.triggers)
 
-    def may(self, cue: str, lowered: str) -> bool:
-        """Fast pre-check: could cue `cue` match this lower-cased text?"""
-        return cue in self.triggered(lowered)
-
 
 def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
     out: dict[str, list[tuple[str, ...]]] = {}
