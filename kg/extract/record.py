@@ -3,7 +3,6 @@ pipeline over a stream of abstracts."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -12,16 +11,10 @@ from spacy.tokens import Doc
 import kg
 from kg.model import Abstract
 from kg.nlp import ENTITY_TYPES, make_pipeline
-from kg.nlp.entities import settled_entities
+from kg.nlp.entities import fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, token_view
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
-
-
-@lru_cache(maxsize=65536)  # the same names recur in every abstract
-def _fold(name: str) -> str:
-    low = name.lower()
-    return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
 
 
 def _sentence_offsets(doc: Doc) -> list[list[int]]:
@@ -56,10 +49,10 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
         start, end = e.start_char, e.end_char
         written = text[start:end]
         name = e.name or written
-        ent = entities[e.label].setdefault(e.canonical or _fold(name), {"name": name})
+        ent = entities[e.label].setdefault(e.canonical or fold_name(name), {"name": name})
         aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
         for form in (written, name):
-            if _fold(form) != _fold(ent["name"]):
+            if fold_name(form) != fold_name(ent["name"]):
                 aliases.add(form)
         if aliases:
             ent["aliases"] = sorted(aliases)

@@ -114,7 +114,9 @@ def settled_entities(doc: Doc) -> list[Entity]:
 
 
 @lru_cache(maxsize=65536)  # the same names recur in every abstract
-def _fold(name: str) -> str:
+def fold_name(name: str) -> str:
+    """The key under which mentions count as one name: lower case, without a
+    plural "s". The record merges its entities by the same key."""
     low = name.lower()
     return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
 
@@ -259,7 +261,7 @@ def settle_entities(doc: Doc) -> Doc:
     aliases: dict[str, set[str]] = {}
     for c, written in chosen:
         name = c.name or written
-        key = _fold(name)
+        key = fold_name(name)
         if key not in label_of or PRIORITY.get(c.source, 0) > label_of[key][0]:
             label_of[key] = (PRIORITY.get(c.source, 0), c.label)
         if c.proposed:
@@ -269,10 +271,10 @@ def settle_entities(doc: Doc) -> Doc:
     for long, short in pairs:
         short_text = view_text(v, text, short.start, short.end)
         if short_text not in dropped:
-            aliases.setdefault(_fold(view_text(v, text, long.start, long.end)), set()).add(short_text)
+            aliases.setdefault(fold_name(view_text(v, text, long.start, long.end)), set()).add(short_text)
     for key, al in aliases.items():
         if key in proposed:
-            proposed.update(_fold(a) for a in al)
+            proposed.update(fold_name(a) for a in al)
 
     spans = []
     settled = []
@@ -280,7 +282,7 @@ def settle_entities(doc: Doc) -> Doc:
     extensions = SpanExtensions(doc, _WRITTEN)
     for c, written in chosen:
         name = c.name or written
-        key = _fold(name)
+        key = fold_name(name)
         label = label_of[key][1]
         span = Span(doc, c.start, c.end, label=label)
         is_proposed = key in proposed
