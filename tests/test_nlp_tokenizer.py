@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import spacy
 
-from kg.nlp.tokenizer import install
+from kg.nlp.tokenizer import TOKENIZER, install
 
 
 @pytest.fixture(scope="module")
@@ -49,3 +49,14 @@ def test_the_text_tokenizer_remembers_a_whole_fields_vocabulary() -> None:
 
     nlp = make_pipeline(relations=False)
     assert nlp.tokenizer.inner.max_cache_size == TEXT_TOKENIZER_CACHE >= 100_000
+
+
+def test_the_registered_tokenizer_is_the_installed_one(nlp) -> None:
+    """make_pipeline names the tokenizer in spaCy's config (so that spaCy's
+    default one is not built first for nothing): the same rules either way."""
+    built = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}}).tokenizer.inner
+    installed = nlp.tokenizer.inner
+    assert built.rules == installed.rules
+    for rule in ("prefix_search", "suffix_search", "infix_finditer", "token_match", "url_match"):
+        a, b = getattr(built, rule), getattr(installed, rule)
+        assert (a and a.__self__.pattern) == (b and b.__self__.pattern), rule

@@ -45,7 +45,7 @@ from spacy.tokens import Doc
 # Importing the modules registers their components and extensions.
 from kg.nlp import abbreviations, entities, gazetteer, patterns, proposals, sentences  # noqa: F401
 from kg.nlp.entities import SPAN_KEY
-from kg.nlp.tokenizer import install as install_tokenizer
+from kg.nlp.tokenizer import TOKENIZER
 
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
 TEXT_TOKENIZER_CACHE = 100_000  # chunks
@@ -57,8 +57,7 @@ if not Doc.has_extension("kg_relations"):
 def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True) -> Language:
     """The kg Language. `gazetteers` are extra gazetteer files; without
     `relations` the pipeline stops after entities (for entity-only use)."""
-    nlp = spacy.blank("en")
-    install_tokenizer(nlp)
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
     # spaCy remembers how it split at most 10,000 distinct chunks, the first
     # ones met. The gazetteer tokenizes its ~4,000 names and plurals while it
     # is built, 414 abstracts of our seed corpus hold 11,000 more, and a
