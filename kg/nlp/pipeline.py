@@ -39,8 +39,11 @@ from pathlib import Path
 from typing import Iterable
 
 import spacy
+from spacy.attrs import IS_ALPHA, IS_PUNCT, IS_SPACE, LANG, LIKE_NUM, LOWER
+from spacy.lang.en import English
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.vocab import Vocab, create_vocab
 
 # Importing the modules registers their components and extensions.
 from kg.nlp import abbreviations, entities, gazetteer, patterns, proposals, sentences  # noqa: F401
@@ -50,14 +53,35 @@ from kg.nlp.tokenizer import TOKENIZER
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
 TEXT_TOKENIZER_CACHE = 100_000  # chunks
 
+# The lexical attributes kg reads. spaCy computes every attribute its vocab
+# has a getter for when it first meets a word, one Python call each (~23 for
+# English): for the gazetteer's names at start-up and for every new word of
+# the text after. kg reads only these, so the vocab computes only these:
+#   LOWER     token.lower_ (kg.nlp.tokens' view, kg.extract.baselines) and the
+#             gazetteer's PhraseMatcher(attr="LOWER")
+#   IS_SPACE, IS_PUNCT, IS_ALPHA   the flags of kg.nlp.tokens' view
+#   LIKE_NUM  token.like_num in kg.extract.baselines
+#   LANG      vocab.lang, which names kg.nlp.tokens' word table
+# Any other (norm_, shape_, is_digit, is_stop, like_url, ...) reads as empty
+# or False. Code that starts reading one must add it here;
+# tests/test_nlp_pipeline.py looks for such reads.
+LEXICAL_ATTRIBUTES = frozenset({LOWER, IS_SPACE, IS_PUNCT, IS_ALPHA, LIKE_NUM, LANG})
+
 if not Doc.has_extension("kg_relations"):
     Doc.set_extension("kg_relations", default=None)
+
+
+def make_vocab() -> Vocab:
+    """spaCy's English vocab, computing only the LEXICAL_ATTRIBUTES of a word."""
+    vocab = create_vocab("en", English.Defaults)
+    vocab.lex_attr_getters = {attr: get for attr, get in vocab.lex_attr_getters.items() if attr in LEXICAL_ATTRIBUTES}
+    return vocab
 
 
 def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True) -> Language:
     """The kg Language. `gazetteers` are extra gazetteer files; without
     `relations` the pipeline stops after entities (for entity-only use)."""
-    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
+    nlp = spacy.blank("en", vocab=make_vocab(), config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
     # spaCy remembers how it split at most 10,000 distinct chunks, the first
     # ones met. The gazetteer tokenizes its ~4,000 names and plurals while it
     # is built, 414 abstracts of our seed corpus hold 11,000 more, and a
