@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 import spacy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from kg.nlp import make_pipeline
 from kg.nlp.tokenizer import TOKENIZER, install
+
+_PIPELINE = make_pipeline(relations=False)
 
 
 @pytest.fixture(scope="module")
@@ -60,3 +65,32 @@ def test_the_registered_tokenizer_is_the_installed_one(nlp) -> None:
     for rule in ("prefix_search", "suffix_search", "infix_finditer", "token_match", "url_match"):
         a, b = getattr(built, rule), getattr(installed, rule)
         assert (a and a.__self__.pattern) == (b and b.__self__.pattern), rule
+
+
+# Pieces of generated texts for plain_words: plain words, special cases made of
+# letters and digits, words a rule splits, and the spacing between them.
+_PIECES = ["BERT", "ImageNet", "x", "GPT4", "10", "10km", "5K", "Xs", "cannot", "Cannot", "10am", "dont", "gonna",
+           "al", "e", "g", "s", "US", "it", "naïve", "ResNet-50", "A.", "(", "'s", "$", "\\emph", "&amp;", ",", "."]
+_SPACES = [" ", " ", " ", "  ", "\n", "\t", ""]
+
+
+@given(st.lists(st.tuples(st.sampled_from(_PIECES), st.sampled_from(_SPACES)), min_size=1, max_size=6))
+@settings(max_examples=400, deadline=None)
+def test_plain_words_are_the_tokens(pieces: list[tuple[str, str]]) -> None:
+    """plain_words, which the gazetteer uses in place of tokenizing its names,
+    is the tokenizer's own split whenever it gives one."""
+    tokenizer = _PIPELINE.tokenizer
+    text = "".join(piece + space for piece, space in pieces).strip(" ")
+    words = tokenizer.plain_words(text)
+    if words is not None:
+        assert words == [t.text for t in tokenizer(text)], text
+
+
+def test_plain_words_are_only_plain_words() -> None:
+    tokenizer = _PIPELINE.tokenizer
+    assert tokenizer.plain_words("semantic segmentation") == ["semantic", "segmentation"]
+    assert tokenizer.plain_words("GPT4 10km") == ["GPT4", "10km"]
+    for text in ("cannot", "Cannot", "10am", "ResNet-50", "two  spaces", " lead", "naïve", "A.", "e.g.", ""):
+        assert tokenizer.plain_words(text) is None, text
+    alnum_rules = [r for r in tokenizer.inner.rules if r.isascii() and r.isalnum()]
+    assert alnum_rules and all(tokenizer.plain_words(r) is None for r in alnum_rules)

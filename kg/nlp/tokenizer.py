@@ -50,6 +50,20 @@ class CleaningTokenizer:
         doc.user_data["kg_text"] = cleaned  # Doc.text would re-join every token
         return doc
 
+    def plain_words(self, text: str) -> list[str] | None:
+        """The token texts of `text`, told without tokenizing it, when it is
+        plain words: ASCII letters and digits between single spaces, none of
+        them a special case ("cannot", "10am"). No rule of the science
+        tokenizer splits such a word: every prefix, suffix and infix rule
+        needs a character that is not a letter or digit (spaCy's English unit
+        suffix, which splits "10km", is one of the rules it drops), and no
+        markup is cleaned out of it. None for any other text."""
+        words = text.split(" ")
+        rules = self.inner.rules
+        if all(w.isascii() and w.isalnum() and w not in rules for w in words):
+            return words
+        return None
+
     def pipe(self, texts, batch_size: int = 1000):
         for text in texts:
             yield self(text)
