@@ -11,7 +11,9 @@ character keeping its offset, so token offsets point into the original text.
 
 from __future__ import annotations
 
-from typing import Callable
+import re
+import string
+from typing import Callable, Iterator
 
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
@@ -28,6 +30,50 @@ ABBREVIATIONS = ("al.", "e.g.", "i.e.", "vs.", "cf.", "etc.", "Fig.", "Figs.", "
 # Dashes between words that do split (an em dash is punctuation, a hyphen is part of a name).
 _DASH_INFIX = r"(?<=[A-Za-z0-9])(?:--|—|–)(?=[A-Za-z])"
 _FINAL_STOP = r"(?<=[A-Za-z0-9\)\]%])\."
+
+
+class _Suffixes:
+    """The suffix rules, searched as spaCy's tokenizer does on every new word
+    and on what is left of it after each split, with a shortcut.
+
+    The regex joins ~80 rules, each anchored at the end, and is tried at every
+    position of the word: a tenth of the cost of tokenizing new text. Yet
+    every rule ends in a punctuation mark or a symbol, but for "'s" ("'S",
+    "’s", "’S"), so a word ending in an ASCII letter or digit (an "s" not
+    after an apostrophe included) has no suffix, and is not searched. (spaCy's
+    unit rule, "10km", would end in a letter: the science tokenizer drops it.)"""
+
+    def __init__(self, rules: list[str]):
+        self.regex = compile_suffix_regex(rules)
+        self.pattern = self.regex.pattern  # spaCy saves a tokenizer's rules as search.__self__.pattern
+
+    def search(self, word: str) -> re.Match | None:
+        last = word[-1:]
+        if last in _PLAIN_END and not (last in "sS" and word[-2:-1] in _APOSTROPHES):
+            return None
+        return self.regex.search(word)
+
+
+class _Infixes:
+    """The infix rules, found as spaCy's tokenizer does in every new word
+    that has no prefix or suffix left, with a shortcut: each rule takes a
+    character that is not ASCII or is one of _INFIX_ASCII ("...", "—", an
+    icon, "a.B", "a,b", "a/b", "a--b"), so a word without any of them has
+    no infix and is not searched."""
+
+    def __init__(self, rules: list[str]):
+        self.regex = compile_infix_regex(rules)
+        self.pattern = self.regex.pattern
+
+    def finditer(self, word: str) -> Iterator[re.Match]:
+        if word.isascii() and _INFIX_ASCII.isdisjoint(word):
+            return iter(())
+        return self.regex.finditer(word)
+
+
+_PLAIN_END = frozenset(string.ascii_letters + string.digits)
+_APOSTROPHES = ("'", "’")
+_INFIX_ASCII = frozenset(".,:<>=/-")
 
 
 def _is_hyphen_rule(pattern: str) -> bool:
@@ -99,8 +145,8 @@ def science_tokenizer(nlp: Language) -> Tokenizer:
         nlp.vocab,
         rules=_exceptions(defaults.tokenizer_exceptions),
         prefix_search=compile_prefix_regex(defaults.prefixes).search,
-        suffix_search=compile_suffix_regex(suffixes).search,
-        infix_finditer=compile_infix_regex(infixes).finditer,
+        suffix_search=_Suffixes(suffixes).search,
+        infix_finditer=_Infixes(infixes).finditer,
         token_match=defaults.token_match,
         url_match=defaults.url_match,
     )
