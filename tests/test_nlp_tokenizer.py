@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 import spacy
+from spacy.lang.en import English
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kg.nlp import make_pipeline
-from kg.nlp.tokenizer import TOKENIZER, install
+from kg.nlp.tokenizer import cleaning_tokenizer, install
 
 _PIPELINE = make_pipeline(relations=False)
 
@@ -56,10 +57,10 @@ def test_the_text_tokenizer_remembers_a_whole_fields_vocabulary() -> None:
     assert nlp.tokenizer.inner.max_cache_size == TEXT_TOKENIZER_CACHE >= 100_000
 
 
-def test_the_registered_tokenizer_is_the_installed_one(nlp) -> None:
-    """make_pipeline names the tokenizer in spaCy's config (so that spaCy's
+def test_the_pipelines_tokenizer_is_the_installed_one(nlp) -> None:
+    """make_pipeline has the Language build the tokenizer (so that spaCy's
     default one is not built first for nothing): the same rules either way."""
-    built = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}}).tokenizer.inner
+    built = English(create_tokenizer=cleaning_tokenizer).tokenizer.inner
     installed = nlp.tokenizer.inner
     assert built.rules == installed.rules
     for rule in ("prefix_search", "suffix_search", "infix_finditer", "token_match", "url_match"):

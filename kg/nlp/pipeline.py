@@ -1,6 +1,6 @@
 """Assemble the kg spaCy Language from the project's own components.
 
-No model is downloaded: the pipeline is spacy.blank("en") with a tokenizer
+No model is downloaded: the pipeline is a blank English Language with a tokenizer
 that keeps scientific names whole and rule components, in this order:
 
   tokenizer          kg.nlp.tokenizer: markup blanked to spaces (offsets kept),
@@ -38,7 +38,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-import spacy
 from spacy.attrs import IS_ALPHA, IS_PUNCT, IS_SPACE, LANG, LIKE_NUM, LOWER
 from spacy.lang.en import English
 from spacy.language import Language
@@ -48,7 +47,7 @@ from spacy.vocab import Vocab, create_vocab
 # Importing the modules registers their components and extensions.
 from kg.nlp import abbreviations, entities, gazetteer, patterns, proposals, sentences  # noqa: F401
 from kg.nlp.entities import SPAN_KEY
-from kg.nlp.tokenizer import TOKENIZER
+from kg.nlp.tokenizer import cleaning_tokenizer
 
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
 TEXT_TOKENIZER_CACHE = 100_000  # chunks
@@ -81,7 +80,10 @@ def make_vocab() -> Vocab:
 def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True) -> Language:
     """The kg Language. `gazetteers` are extra gazetteer files; without
     `relations` the pipeline stops after entities (for entity-only use)."""
-    nlp = spacy.blank("en", vocab=make_vocab(), config={"nlp": {"tokenizer": {"@tokenizers": TOKENIZER}}})
+    # English(...), not spacy.blank("en"): blank fills and checks a whole
+    # config first (a twentieth of start-up); kg never saves the pipeline or
+    # builds it again from its config.
+    nlp = English(vocab=make_vocab(), create_tokenizer=cleaning_tokenizer)
     # spaCy remembers how it split at most 10,000 distinct chunks, the first
     # ones met. The gazetteer tokenizes its ~4,000 names and plurals while it
     # is built, 414 abstracts of our seed corpus hold 11,000 more, and a

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Callable, Iterator
+from typing import Iterator
 
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
-from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex, registry
+from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
 from kg.nlp.cleanup import clean
 
@@ -157,19 +157,14 @@ def science_tokenizer(nlp: Language) -> Tokenizer:
     return tok
 
 
+def cleaning_tokenizer(nlp: Language) -> CleaningTokenizer:
+    """The cleaning science tokenizer of `nlp`; as a Language's
+    create_tokenizer, the only tokenizer the Language builds (with install()
+    afterwards, spaCy's default one is built first for nothing: ~1,300
+    special cases and three affix regexes, a fifth of start-up)."""
+    return CleaningTokenizer(science_tokenizer(nlp))
+
+
 def install(nlp: Language) -> None:
     """Give `nlp` the cleaning science tokenizer."""
-    nlp.tokenizer = CleaningTokenizer(science_tokenizer(nlp))
-
-
-# The name of the tokenizer in spaCy's registry, for a pipeline's config.
-TOKENIZER = "kg.science_tokenizer.v1"
-
-
-@registry.tokenizers(TOKENIZER)
-def create_tokenizer() -> Callable[[Language], CleaningTokenizer]:
-    """The cleaning science tokenizer as spaCy builds a pipeline's tokenizer.
-    spacy.blank("en") with it in the config builds only this tokenizer; built
-    with install() afterwards, spaCy's default one is built first for nothing
-    (its ~1,300 special cases and affix regexes are a fifth of start-up)."""
-    return lambda nlp: CleaningTokenizer(science_tokenizer(nlp))
+    nlp.tokenizer = cleaning_tokenizer(nlp)
