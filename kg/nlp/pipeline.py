@@ -85,11 +85,11 @@ def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True)
     # builds it again from its config.
     nlp = English(vocab=make_vocab(), create_tokenizer=cleaning_tokenizer)
     # spaCy remembers how it split at most 10,000 distinct chunks, the first
-    # ones met. The gazetteer tokenizes its ~4,000 names and plurals while it
-    # is built, 414 abstracts of our seed corpus hold 11,000 more, and a
-    # field's vocabulary keeps growing with the corpus: past the limit every
-    # new chunk is split by the affix rules on every use (tokenizing took twice
-    # as long). 100,000 chunks take about 30 MB.
+    # ones met. The gazetteer tokenizes ~900 of its names (those not plain
+    # words) while it is built, 414 abstracts of our seed corpus hold 11,000
+    # more chunks, and a field's vocabulary keeps growing with the corpus:
+    # past the limit every new chunk is split by the affix rules on every use
+    # (tokenizing took twice as long). 100,000 chunks take about 30 MB.
     nlp.tokenizer.inner.max_cache_size = TEXT_TOKENIZER_CACHE
     nlp.add_pipe("kg_sentences")
     nlp.add_pipe("kg_abbreviations")
