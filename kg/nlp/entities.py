@@ -14,11 +14,13 @@
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator, MutableMapping
 from functools import lru_cache
 from typing import Any, Iterable, NamedTuple
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, SpanGroup
 
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
@@ -62,21 +64,43 @@ class SpanExtensions:
         a, b = span.start_char, span.end_char
         return [get(("._.", name, a, b), default) for name, default in zip(self.names, self.defaults)]
 
-    def write(self, span: Span, values: Iterable[Any]) -> None:
+    def write(self, span: Span, values: Iterable[Any], overwrite: bool = True) -> None:
+        """Set the values; with overwrite=False, not those already set."""
         if not self.direct:
             ext = span._
             for name, value in zip(self.names, values):
-                setattr(ext, name, value)
+                if overwrite or ("._.", name, span.start_char, span.end_char) not in self.store:
+                    setattr(ext, name, value)
             return
         store = self.store
         a, b = span.start_char, span.end_char
         for name, value in zip(self.names, values):
-            store[("._.", name, a, b)] = value
+            if overwrite:
+                store[("._.", name, a, b)] = value
+            else:
+                store.setdefault(("._.", name, a, b), value)
 
 
-def _kept_in_user_data(name: str) -> bool:
-    default, method, getter, setter = Span.get_extension(name)
+def _kept_in_user_data(name: str, owner: type = Span) -> bool:
+    default, method, getter, setter = owner.get_extension(name)
     return method is None and getter is None and setter is None and not isinstance(default, (dict, list, set))
+
+
+def set_doc_extension(doc: Doc, name: str, value: Any) -> None:
+    """doc._.<name> = value, written straight to doc.user_data when the
+    extension is kept there (see SpanExtensions): `doc._` costs as much as
+    settling a few entities."""
+    if _kept_in_user_data(name, Doc):
+        doc.user_data[("._.", name, None, None)] = value
+    else:
+        setattr(doc._, name, value)
+
+
+def doc_extension(doc: Doc, name: str) -> Any:
+    """doc._.<name>, read straight from doc.user_data when it is kept there."""
+    if _kept_in_user_data(name, Doc):
+        return doc.user_data.get(("._.", name, None, None), Doc.get_extension(name)[0])
+    return getattr(doc._, name)
 
 
 class Entity(NamedTuple):
@@ -99,11 +123,17 @@ class Entity(NamedTuple):
 
 def settled_entities(doc: Doc) -> list[Entity]:
     """The entities of doc.spans["entities"], in order. kg_entities keeps them
-    beside the span group it wrote; when that group was replaced or changed
+    in doc.user_data and builds the span group only when doc.spans is first
+    used (see _PendingSpanGroups); when that group was replaced or changed
     since (spans set by hand, as the gold-entity tests do), they are read
     from the spans."""
-    group = doc.spans.get(SPAN_KEY)
     kept = doc.user_data.get("kg_entities")
+    if kept is not None:
+        pending = doc.spans.data
+        if isinstance(pending, _PendingSpanGroups) and pending.entities is kept[1]:
+            return kept[1]  # doc.spans untouched since kg_entities: no group to read
+    group = doc.spans.get(SPAN_KEY)
+    kept = doc.user_data.get("kg_entities")  # building the group updated it
     if kept is not None and kept[0] is group and len(kept[1]) == len(group):
         return kept[1]
     if group is None:
@@ -111,6 +141,91 @@ def settled_entities(doc: Doc) -> list[Entity]:
     extensions = SpanExtensions(doc, _WRITTEN)
     return [Entity(span.start, span.end, span.start_char, span.end_char, span.label_, *extensions.read(span))
             for span in group]
+
+
+def _span_group(doc: Doc, entities: list[Entity], overwrite: bool) -> SpanGroup:
+    """The entity spans, with their extension values written in bulk (see
+    SpanExtensions.write for `overwrite`)."""
+    spans = []
+    extensions = SpanExtensions(doc, _WRITTEN)
+    for e in entities:
+        span = Span(doc, e.start, e.end, label=e.label)
+        extensions.write(span, (e.name, e.aliases, e.proposed, e.canonical, e.exact_match, e.source), overwrite)
+        spans.append(span)
+    return SpanGroup(doc, name=SPAN_KEY, spans=spans)
+
+
+class _PendingSpanGroups(MutableMapping):
+    """The dict behind doc.spans (SpanGroups is a UserDict, this its `data`)
+    while the entity group is not built yet.
+
+    The pipeline's own readers (the relations, the record) take the settled
+    entities as plain values from settled_entities; a Span and six extension
+    values per entity would cost about a quarter of settling. So kg_entities
+    puts this stand-in in place of doc.spans.data, and the first use of
+    doc.spans in any way (a read, a test for a key, a change, a copy, a
+    serialisation) builds the group, puts the plain dict back and goes on
+    from it: doc.spans[SPAN_KEY] and the spans' extensions read as if the
+    group had been written at once. A value set by hand in between (as
+    `span._.kg_name = ...` on a span at an entity's offsets) is kept, as it
+    would have overwritten the one settled; _keep_settled builds the group
+    at once when values set before settling are there to be overwritten."""
+
+    def __init__(self, doc: Doc, groups: dict, entities: list[Entity]):
+        self._doc = weakref.ref(doc)  # the Doc owns this: no cycle back to it
+        self._groups = groups
+        self.entities: list[Entity] | None = entities  # None once built
+
+    def _built(self) -> dict:
+        if self.entities is not None:
+            entities, self.entities = self.entities, None
+            doc = self._doc()
+            group = _span_group(doc, entities, overwrite=False)
+            self._groups[SPAN_KEY] = group
+            doc.user_data["kg_entities"] = (group, entities)
+            if doc.spans.data is self:
+                doc.spans.data = self._groups
+        return self._groups
+
+    def __getitem__(self, key: str) -> SpanGroup:
+        return self._built()[key]
+
+    def __setitem__(self, key: str, value: SpanGroup) -> None:
+        self._built()[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+
+def _keep_settled(doc: Doc, entities: list[Entity]) -> None:
+    """Store the settled entities; doc.spans[SPAN_KEY] is built from them on
+    first use, or now when entity extension values are already set (the
+    Doc was settled before, or a rule wrote them): settling overwrites those."""
+    groups = doc.spans.data
+    if isinstance(groups, _PendingSpanGroups):  # settled before and never used since: nothing was written
+        groups = doc.spans.data = groups._groups
+    if _has_entity_values(doc.user_data):
+        group = _span_group(doc, entities, overwrite=True)
+        groups[SPAN_KEY] = group
+        doc.user_data["kg_entities"] = (group, entities)
+        return
+    doc.user_data["kg_entities"] = (None, entities)
+    doc.spans.data = _PendingSpanGroups(doc, groups, entities)
+
+
+def _has_entity_values(store: dict) -> bool:
+    """Does `store` (a doc.user_data) hold a value of an entity extension of some span?"""
+    return any(type(key) is tuple and len(key) == 4 and key[0] == "._." and key[1] in _WRITTEN and key[3] is not None
+               for key in store)
 
 
 @lru_cache(maxsize=65536)  # the same names recur in every abstract
@@ -234,7 +349,6 @@ _WRITTEN = ("kg_name", "aliases", "proposed", "canonical", "exact_match", "sourc
 @Language.component("kg_entities")
 def settle_entities(doc: Doc) -> Doc:
     lex = lexicon()
-    ext = doc._  # one accessor for the whole component: each `doc._` builds a new one
     pairs = abbreviation_pairs(doc)
     v = token_view(doc)
     text = doc_text(doc)
@@ -276,25 +390,19 @@ def settle_entities(doc: Doc) -> Doc:
         if key in proposed:
             proposed.update(fold_name(a) for a in al)
 
-    spans = []
     settled = []
     proposed_name = None
-    extensions = SpanExtensions(doc, _WRITTEN)
     for c, written in chosen:
         name = c.name or written
         key = fold_name(name)
         label = label_of[key][1]
-        span = Span(doc, c.start, c.end, label=label)
         is_proposed = key in proposed
-        values = (name, sorted(aliases.get(key, ())) or None, is_proposed, c.canonical, c.exact_match or None,
-                  c.source)
-        extensions.write(span, values)
         start_char = v[c.start].idx
-        settled.append(Entity(c.start, c.end, start_char, start_char + len(written), label, *values))
+        settled.append(Entity(c.start, c.end, start_char, start_char + len(written), label, name,
+                              sorted(aliases.get(key, ())) or None, is_proposed, c.canonical, c.exact_match or None,
+                              c.source))
         if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
-        spans.append(span)
-    doc.spans[SPAN_KEY] = spans
-    doc.user_data["kg_entities"] = (doc.spans[SPAN_KEY], settled)
-    ext.proposed_name = proposed_name
+    _keep_settled(doc, settled)
+    set_doc_extension(doc, "proposed_name", proposed_name)
     return doc
