@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator, MutableMapping
+from bisect import bisect_left
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, Iterable, NamedTuple
 
 from spacy.language import Language
@@ -224,6 +226,8 @@ def _keep_settled(doc: Doc, entities: list[Entity]) -> None:
 
 def _has_entity_values(store: dict) -> bool:
     """Does `store` (a doc.user_data) hold a value of an entity extension of some span?"""
+    if tuple not in set(map(type, store)):  # (the extensions' keys are tuples; kg keeps its own under strings)
+        return False
     return any(type(key) is tuple and len(key) == 4 and key[0] == "._." and key[1] in _WRITTEN and key[3] is not None
                for key in store)
 
@@ -265,9 +269,6 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: lis
                      uses: dict[int, tuple[Span, int]]) -> tuple[list[Candidate], set[str]]:
     out: list[Candidate] = []
     dropped: set[str] = set()
-    by_span: dict[tuple[int, int], list[Candidate]] = {}
-    for c in cands:
-        by_span.setdefault((c.start, c.end), []).append(c)
     for long, short in pairs:
         long_text = view_text(v, text, long.start, long.end)  # Span.text would visit every Token
         short_text = view_text(v, text, short.start, short.end)
@@ -277,7 +278,7 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: lis
         title = _is_title(v, long.start, long.end)
         inside = [c for c in cands if c.end == long.end and c.start >= long.start
                   and (c.start == long.start or (c.source in ("gazetteer", "variant") and not title))]
-        on_short = by_span.get((short.start, short.end), [])
+        on_short = [c for c in cands if c.start == short.start and c.end == short.end]
         ranked = sorted(inside + on_short, key=lambda c: (-(c.source == "proposal"), -c.rank, -(c.end - c.start)))
         ranked = [c for c in ranked if c.source not in ("name",) or c in on_short]
         label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(v, long, lex)
@@ -301,31 +302,42 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: lis
     return out, dropped
 
 
+# Candidates of these rules lend no strength to a longer span around them.
+_NOT_LENDING = ("proposal", "abbreviation")
+
+
 def _select(cands: list[Candidate]) -> list[Candidate]:
     """Non-overlapping candidates, strongest first (see module docstring)."""
-    by_start: dict[int, list[Candidate]] = {}
-    for c in cands:
-        by_start.setdefault(c.start, []).append(c)
-
-    def strength(c: Candidate) -> int:
-        best = c.rank
-        if c.end - c.start > 1:
-            for start in range(c.start, c.end):
-                for o in by_start.get(start, ()):
-                    if o is not c and o.label == c.label and o.end <= c.end \
-                            and (o.end - o.start) < (c.end - c.start) and o.source not in ("proposal", "abbreviation"):
-                        best = max(best, o.rank)
-        return best
-
-    scored = sorted(cands, key=lambda c: (-strength(c), -(c.end - c.start), c.start))
+    # (start, end, label, rank) of the candidates that lend a longer span their strength, by start.
+    lenders = sorted((o.start, o.end, o.label, PRIORITY.get(o.source, 0)) for o in cands
+                     if o.source not in _NOT_LENDING)
+    lender_starts = [o[0] for o in lenders]
+    # (-strength, -length, start, index) of each candidate: sorting these
+    # tuples orders the candidates as a stable sort by the first three would.
+    order = []
+    for k, c in enumerate(cands):
+        start, end = c.start, c.end
+        strength = PRIORITY.get(c.source, 0)
+        if end - start > 1:  # as strong as the strongest shorter span of its type inside it
+            for o_start, o_end, label, rank in lenders[bisect_left(lender_starts, start):
+                                                       bisect_left(lender_starts, end)]:
+                if rank > strength and label == c.label and o_end <= end and o_end - o_start < end - start:
+                    strength = rank
+        order.append((-strength, start - end, start, k))
+    order.sort()
     taken = bytearray(max((c.end for c in cands), default=0))
     chosen = []
-    for c in scored:
-        if any(taken[c.start:c.end]):
+    for _, _, start, k in order:
+        c = cands[k]
+        if 1 in taken[start:c.end]:
             continue
-        taken[c.start:c.end] = b"\x01" * (c.end - c.start)
+        taken[start:c.end] = b"\x01" * (c.end - start)
         chosen.append(c)
-    return sorted(chosen, key=lambda c: c.start)
+    chosen.sort(key=_start)
+    return chosen
+
+
+_start = attrgetter("start")
 
 
 _GENERIC_METHODS = frozenset(g.rstrip("s") for g in ("models", "networks"))
@@ -352,36 +364,34 @@ def settle_entities(doc: Doc) -> Doc:
     pairs = abbreviation_pairs(doc)
     v = token_view(doc)
     text = doc_text(doc)
-    cands = list(candidates(doc))
+    cands = candidates(doc)
     # Uses of short forms of several tokens ("SAF R-CNN"); one-token forms are found by word.
     uses = short_form_uses(doc) if any(sh.end - sh.start > 1 for _, sh in pairs) else {}
     pair_cands, dropped = _pair_candidates(v, view_columns(doc)[0], text, pairs, cands, lex, uses)
-    # The chosen candidates with their text as written.
-    chosen: list[tuple[Candidate, str]] = []
-    for c in _select(cands + pair_cands):
-        written = view_text(v, text, c.start, c.end)
-        if _keep(written, c, lex, dropped):
-            chosen.append((c, written))
-
-    # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
+    # The chosen mentions: (candidate, text as written, name, folded name).
+    mentions: list[tuple[Candidate, str, str, str]] = []
     first_name: dict[str, str] = {}
-    for c, written in chosen:
-        if c.canonical and c.name is None:
-            c.name = first_name.setdefault(c.canonical, written)
-
-    # One type per name (from its strongest mention); proposed if any mention is.
     label_of: dict[str, tuple[int, str]] = {}
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
-    for c, written in chosen:
+    for c in _select(cands + pair_cands):
+        written = view_text(v, text, c.start, c.end)
+        if not _keep(written, c, lex, dropped):
+            continue
+        # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
+        if c.canonical and c.name is None:
+            c.name = first_name.setdefault(c.canonical, written)
         name = c.name or written
         key = fold_name(name)
-        if key not in label_of or PRIORITY.get(c.source, 0) > label_of[key][0]:
-            label_of[key] = (PRIORITY.get(c.source, 0), c.label)
+        mentions.append((c, written, name, key))
+        # One type per name (from its strongest mention); proposed if any mention is.
+        rank = PRIORITY.get(c.source, 0)
+        if key not in label_of or rank > label_of[key][0]:
+            label_of[key] = (rank, c.label)
         if c.proposed:
             proposed.add(key)
-        for a in c.aliases:
-            aliases.setdefault(key, set()).add(a)
+        if c.aliases:
+            aliases.setdefault(key, set()).update(c.aliases)
     for long, short in pairs:
         short_text = view_text(v, text, short.start, short.end)
         if short_text not in dropped:
@@ -392,15 +402,13 @@ def settle_entities(doc: Doc) -> Doc:
 
     settled = []
     proposed_name = None
-    for c, written in chosen:
-        name = c.name or written
-        key = fold_name(name)
+    for c, written, name, key in mentions:
         label = label_of[key][1]
         is_proposed = key in proposed
+        al = aliases.get(key)
         start_char = v[c.start].idx
         settled.append(Entity(c.start, c.end, start_char, start_char + len(written), label, name,
-                              sorted(aliases.get(key, ())) or None, is_proposed, c.canonical, c.exact_match or None,
-                              c.source))
+                              sorted(al) if al else None, is_proposed, c.canonical, c.exact_match or None, c.source))
         if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
     _keep_settled(doc, settled)
