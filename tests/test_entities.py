@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kg.extract import Extractor
@@ -247,11 +249,20 @@ _CUE_PIECES = ["We", "we", " ", "  ", "\n", "propose", "proposes", "introduce", 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_CUE_PIECES), max_size=30))
 def test_proposal_cues_are_found_where_a_full_scan_finds_them(pieces: list[str]) -> None:
-    from kg.nlp.proposals import _STARTS, _matches
+    from kg.nlp.proposals import _CUES, _matches, _occurrences
 
     text = "".join(pieces)
-    for rx in _STARTS:
-        assert [m.span() for m in _matches(rx, text, text.lower())] == [m.span() for m in rx.finditer(text)]
+    low = text.lower()
+    occurrences = _occurrences(low)
+    for cue in _CUES:
+        assert [m.span() for m in _matches(cue, text, low, occurrences)] == [m.span() for m in cue.rx.finditer(text)]
+
+
+def test_proposal_cues_are_written_in_lower_case() -> None:
+    # _matches tries them without IGNORECASE on lower-cased text: equal only so.
+    from kg.nlp.proposals import _CUES
+
+    assert all(cue.rx.flags & re.IGNORECASE and cue.rx.pattern == cue.rx.pattern.lower() for cue in _CUES)
 
 
 def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from typing import Iterator
+from typing import NamedTuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
@@ -21,7 +21,7 @@ from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
-from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns
+from kg.nlp.tokens import Tok, doc_text, token_view, view_columns
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
@@ -156,42 +156,83 @@ def _label(text: str, from_char: int, name: Span) -> str:
     return "Method"
 
 
-# Where a match of each pattern can begin, in lower case: the pattern is tried
-# only there (see _matches). Keep in step with the patterns above. Each start
-# costs a scan of the text and a try of the pattern wherever it is found, so
-# a start as long as the pattern allows is cheaper ("the proposed", not "the ").
-_STARTS: dict[re.Pattern, tuple[str, ...]] = {
-    _VERB: ("we", "this ", "the present ", "our "),
-    _INTRODUCING: ("by ", "through ", "via ", "proposing", "introducing", "presenting", "developing"),
-    _CALLED: ("called", "dubbed", "named", "termed", "coined", "nicknamed", "namely", "referred to as", "we "),
-    _OUR: ("our ",),
-    _THE_PROPOSED: ("the proposed", "our proposed", "the newly proposed", "our newly proposed"),
-}
+class _Cue(NamedTuple):
+    """A pattern that says a name follows, and how to look for the name."""
+
+    rx: re.Pattern  # case-insensitive, written in lower case
+    # Where a match can begin, in lower case: the pattern is tried only there
+    # (see _matches). Keep in step with the pattern. Each start costs a scan
+    # of the text and a try of the pattern wherever it is found, so a start as
+    # long as the pattern allows is cheaper ("the proposed", not "the "),
+    # unless another cue scans for it anyway ("our ", "we").
+    starts: tuple[str, ...]
+    stop_early: bool  # see _scan
+    window: int  # how many tokens after the cue the name may start
+    # rx without IGNORECASE, for lower-case ASCII text (see _matches): the
+    # case-blind match costs twice as much.
+    lower_rx: re.Pattern
 
 
-def _matches(rx: re.Pattern, text: str, low: str) -> Iterator[re.Match]:
-    """The matches of rx.finditer(text). A case-insensitive pattern is tried
-    at every character of the abstract; this tries it only where one of its
-    _STARTS begins in `low` (text.lower()), in order, as finditer would. Only
-    for ASCII text, where lower() keeps every offset and IGNORECASE folds
-    nothing but A-Z; any other text gets the plain scan."""
+def _cue(rx: re.Pattern, starts: tuple[str, ...], stop_early: bool, window: int) -> _Cue:
+    return _Cue(rx, starts, stop_early, window, re.compile(rx.pattern, rx.flags & ~re.IGNORECASE))
+
+
+_CALLED_CUE = _cue(_CALLED, ("called", "dubbed", "named", "termed", "coined", "nicknamed", "namely", "referred to as",
+                             "we"), False, 3)
+# In the order they are tried. After "called", "our method," or "the proposed" the name comes at once.
+_CUES = (
+    _cue(_VERB, ("we", "this ", "the present ", "our "), True, _WINDOW),
+    _cue(_INTRODUCING, ("by ", "through ", "via ", "proposing", "introducing", "presenting", "developing"), True,
+         _WINDOW),
+    _CALLED_CUE,
+    _cue(_OUR, ("our ",), False, 2),
+    _cue(_THE_PROPOSED, ("the proposed", "the newly proposed", "our "), True, 1),
+)
+
+
+# Every start of every cue, each once.
+_ALL_STARTS = tuple(dict.fromkeys(start for cue in _CUES for start in cue.starts))
+
+
+def _occurrences(low: str) -> dict[str, list[int]]:
+    """Where each start of a cue occurs in `low`, for the starts that do: found
+    once per abstract, as several cues share a start. Most starts are rare
+    words, absent from most abstracts: `in` tells so with one scan."""
+    out = {}
+    for start in _ALL_STARTS:
+        if start in low:
+            found = []
+            i = low.find(start)
+            while i >= 0:
+                found.append(i)
+                i = low.find(start, i + 1)
+            out[start] = found
+    return out
+
+
+def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]]) -> list[re.Match]:
+    """The matches of cue.rx.finditer(text), as spans of text. A
+    case-insensitive pattern is tried at every character of the abstract;
+    this tries cue.lower_rx on `low` (text.lower()) only where one of the
+    cue's starts begins (`occurrences`, from _occurrences(low)), in order, as
+    finditer would. Only for ASCII text, where lower() keeps every offset and
+    IGNORECASE folds nothing but A-Z; any other text gets the plain scan."""
     if not text.isascii():
-        yield from rx.finditer(text)
-        return
+        return list(cue.rx.finditer(text))
     at: set[int] = set()
-    for start in _STARTS[rx]:
-        i = low.find(start)
-        while i >= 0:
-            at.add(i)
-            i = low.find(start, i + 1)
+    for start in cue.starts:
+        at.update(occurrences.get(start, ()))
+    out = []
     end = 0
+    match = cue.lower_rx.match
     for i in sorted(at):
         if i < end:
             continue  # inside the previous match: finditer goes on from its end
-        m = rx.match(text, i)
+        m = match(low, i)
         if m is not None:
-            yield m
+            out.append(m)
             end = m.end()
+    return out
 
 
 @Language.component("kg_proposals")
@@ -202,16 +243,17 @@ def find_proposals(doc: Doc) -> Doc:
     pairs = {long.start: long for long, _ in abbreviations}
     text = doc_text(doc)
     low = text.lower()
+    occurrences = _occurrences(low) if text.isascii() else {}
     found: list[tuple[Span, str]] = []
-    short_uses = short_form_uses(doc) if abbreviations else {}
-    called = list(_matches(_CALLED, text, low))
+    short_uses = None  # short_form_uses(doc), once a name needs it
+    called = _matches(_CALLED_CUE, text, low, occurrences)
     called_at = [m.start() for m in called]
-    for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
-        for m in called if rx is _CALLED else _matches(rx, text, low):
-            # After "called", "our method," or "the proposed" the name comes at once.
-            window = {_THE_PROPOSED: 1, _OUR: 2, _CALLED: 3}.get(rx, _WINDOW)
-            name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop, window=window, named=rx is _CALLED)
-            if name is not None and rx in (_VERB, _INTRODUCING) \
+    for cue in _CUES:
+        rx = cue.rx
+        for m in called if cue is _CALLED_CUE else _matches(cue, text, low, occurrences):
+            name = _scan(doc, v, m.end(), lex, pairs, stop_early=cue.stop_early, window=cue.window,
+                         named=rx is _CALLED)
+            if name is not None and (rx is _VERB or rx is _INTRODUCING) \
                     and any(name.end_char <= c <= name.end_char + 25 for c in called_at):
                 # "we propose a Faster RCNN method named FDNet": the name comes after "named".
                 continue
@@ -225,16 +267,17 @@ def find_proposals(doc: Doc) -> Doc:
                 name = _lower_proposal_at(doc, v, nxt, lex) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
+                if short_uses is None:
+                    short_uses = short_form_uses(doc) if abbreviations else {}
                 use = short_uses.get(name.start)
                 if use is not None and name.end - name.start <= use[1]:
                     name = use[0]
                 found.append((name, _label(text, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
-    apposed = {m.start() for m in _APPOSITION_START.finditer(text)}
-    commas = positions(view_columns(doc)[0], (",",)) if apposed else []
-    for i in commas:
-        idx = v[i].idx
-        if i > 0 and idx in apposed and _APPOSITION_NOVEL.match(text, idx, idx + 80):
+    idxs = view_columns(doc)[2]
+    for idx in [m.start() for m in _APPOSITION_START.finditer(text)]:
+        i = bisect_left(idxs, idx)  # the comma token there, if the comma is one
+        if 0 < i < len(v) and idxs[i] == idx and v[i].text == "," and _APPOSITION_NOVEL.match(text, idx, idx + 80):
             k = i - 1
             if v[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
                 k -= 2
