@@ -5,6 +5,8 @@ the group and extension values an eager build would have written."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from spacy.tokens import Doc, Span
 
 from kg.nlp import SPAN_KEY, make_pipeline
@@ -116,3 +118,21 @@ def test_doc_extension_helpers_are_doc_underscore(nlp) -> None:
     set_doc_extension(doc, "kg_test_plain", 7)
     assert doc._.kg_test_plain == 7 == doc_extension(doc, "kg_test_plain")
     assert doc_extension(doc, "kg_test_got") == len(doc)
+
+
+_WORD_PIECES = ["BER", "BERs", "BE", "R", "s", "NUMBER", "(", ")", "-", "ER", "the", "B", "BERT"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_WORD_PIECES), st.sampled_from(["", " ", "  "])), max_size=25),
+       st.sets(st.sampled_from(_WORD_PIECES + ["", "BERTs"]), max_size=3), st.integers(0, 26))
+def test_word_positions_are_the_positions_of_the_words(tokens, words, start) -> None:
+    from kg.nlp.entities import word_positions
+    from kg.nlp.tokens import positions
+
+    texts = tuple(t for t, _ in tokens)
+    idxs, text = [], ""
+    for t, space in tokens:
+        idxs.append(len(text))
+        text += t + space
+    assert word_positions(texts, tuple(idxs), text, words, start) == positions(texts, words, start)

@@ -27,7 +27,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
+from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
 
@@ -264,8 +264,31 @@ def _head_type(v: list[Tok], long: Span, lex: Lexicon) -> str | None:
     return None
 
 
-def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: list[tuple[Span, Span]],
-                     cands: list[Candidate], lex: Lexicon,
+def word_positions(texts: tuple[str, ...], idxs: tuple[int, ...], text: str, words: set[str],
+                   start: int = 0) -> list[int]:
+    """kg.nlp.tokens.positions(texts, words, start) for a Doc's token texts
+    and offsets and its text: the tokens from `start` on that are one of
+    `words`. A short form is a rare string in the text, so str.find
+    finds its few places at once where tuple.index would compare it with
+    every token."""
+    if start >= len(texts):
+        return []
+    found = []
+    for word in words:
+        if not word:
+            continue  # no token is empty
+        at = text.find(word, idxs[start])
+        while at >= 0:
+            i = bisect_left(idxs, at, start)
+            if i < len(idxs) and idxs[i] == at and texts[i] == word:
+                found.append(i)
+            at = text.find(word, at + 1)
+    found.sort()
+    return found
+
+
+def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...], text: str,
+                     pairs: list[tuple[Span, Span]], cands: list[Candidate], lex: Lexicon,
                      uses: dict[int, tuple[Span, int]]) -> tuple[list[Candidate], set[str]]:
     out: list[Candidate] = []
     dropped: set[str] = set()
@@ -297,7 +320,7 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: lis
                     out.append(Candidate(k, k + n, label, "abbreviation", name=name))
             continue
         forms = {short_text, short_text + "s", short_text[:-1] if short_text.endswith("s") else short_text}
-        for i in positions(texts, forms, short.end):  # every later use of the short form
+        for i in word_positions(texts, idxs, text, forms, short.end):  # every later use of the short form
             out.append(Candidate(i, i + 1, label, "abbreviation", name=name))
     return out, dropped
 
@@ -367,7 +390,8 @@ def settle_entities(doc: Doc) -> Doc:
     cands = candidates(doc)
     # Uses of short forms of several tokens ("SAF R-CNN"); one-token forms are found by word.
     uses = short_form_uses(doc) if any(sh.end - sh.start > 1 for _, sh in pairs) else {}
-    pair_cands, dropped = _pair_candidates(v, view_columns(doc)[0], text, pairs, cands, lex, uses)
+    columns = view_columns(doc)
+    pair_cands, dropped = _pair_candidates(v, columns[0], columns[2], text, pairs, cands, lex, uses)
     # The chosen mentions: (candidate, text as written, name, folded name).
     mentions: list[tuple[Candidate, str, str, str]] = []
     first_name: dict[str, str] = {}
