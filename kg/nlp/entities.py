@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator, MutableMapping
 from bisect import bisect_left
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import attrgetter
 from typing import Any, Iterable, NamedTuple
 
@@ -121,6 +121,11 @@ class Entity(NamedTuple):
     canonical: str | None
     exact_match: list[str] | None
     source: str | None
+
+
+# Entity(*values) without the NamedTuple's Python-level __new__ (a third of
+# the cost of making one): `values` must hold every field, in order.
+_entity = partial(tuple.__new__, Entity)
 
 
 def settled_entities(doc: Doc) -> list[Entity]:
@@ -431,8 +436,9 @@ def settle_entities(doc: Doc) -> Doc:
         is_proposed = key in proposed
         al = aliases.get(key)
         start_char = v[c.start].idx
-        settled.append(Entity(c.start, c.end, start_char, start_char + len(written), label, name,
-                              sorted(al) if al else None, is_proposed, c.canonical, c.exact_match or None, c.source))
+        settled.append(_entity((c.start, c.end, start_char, start_char + len(written), label, name,
+                                sorted(al) if al else None, is_proposed, c.canonical, c.exact_match or None,
+                                c.source)))
         if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
     _keep_settled(doc, settled)
