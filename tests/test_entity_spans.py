@@ -181,3 +181,45 @@ def test_record_entities_are_those_built_mention_by_mention(nlp, text) -> None:
     doc = nlp(text)
     # json.dumps keeps the key order, which the record's bytes depend on.
     assert json.dumps(_merged_entities(doc)) == json.dumps(_record_entities_one_by_one(doc))
+
+
+def _select_one_by_one(cands: list) -> list:
+    """kg.nlp.entities._select as first written: each candidate's strength
+    found by visiting every token it covers."""
+    by_start: dict[int, list] = {}
+    for c in cands:
+        by_start.setdefault(c.start, []).append(c)
+
+    def strength(c) -> int:
+        best = c.rank
+        if c.end - c.start > 1:
+            for start in range(c.start, c.end):
+                for o in by_start.get(start, ()):
+                    if o is not c and o.label == c.label and o.end <= c.end \
+                            and (o.end - o.start) < (c.end - c.start) and o.source not in ("proposal", "abbreviation"):
+                        best = max(best, o.rank)
+        return best
+
+    scored = sorted(cands, key=lambda c: (-strength(c), -(c.end - c.start), c.start))
+    taken = bytearray(max((c.end for c in cands), default=0))
+    chosen = []
+    for c in scored:
+        if any(taken[c.start:c.end]):
+            continue
+        taken[c.start:c.end] = b"\x01" * (c.end - c.start)
+        chosen.append(c)
+    return sorted(chosen, key=lambda c: c.start)
+
+
+_CANDIDATE = st.tuples(st.integers(0, 12), st.integers(1, 4), st.sampled_from(["Method", "Task"]),
+                       st.sampled_from(["proposal", "abbreviation", "gazetteer", "variant", "cue", "name", "head"]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_CANDIDATE, max_size=16))
+def test_select_chooses_as_first_written(specs) -> None:
+    from kg.nlp.candidates import Candidate
+    from kg.nlp.entities import _select
+
+    cands = [Candidate(start, start + size, label, source) for start, size, label, source in specs]
+    assert [id(c) for c in _select(cands)] == [id(c) for c in _select_one_by_one(cands)]

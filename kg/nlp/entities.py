@@ -336,33 +336,44 @@ _NOT_LENDING = ("proposal", "abbreviation")
 
 def _select(cands: list[Candidate]) -> list[Candidate]:
     """Non-overlapping candidates, strongest first (see module docstring)."""
-    # (start, end, label, rank) of the candidates that lend a longer span their strength, by start.
-    lenders = sorted((o.start, o.end, o.label, PRIORITY.get(o.source, 0)) for o in cands
-                     if o.source not in _NOT_LENDING)
-    lender_starts = [o[0] for o in lenders]
-    # (-strength, -length, start, index) of each candidate: sorting these
+    lenders: list[tuple[int, int, str, int]] | None = None  # made for the first span of several tokens
+    # (-strength, -length, start, end, index) of each candidate: sorting these
     # tuples orders the candidates as a stable sort by the first three would.
     order = []
     for k, c in enumerate(cands):
         start, end = c.start, c.end
         strength = PRIORITY.get(c.source, 0)
         if end - start > 1:  # as strong as the strongest shorter span of its type inside it
+            if lenders is None:
+                lenders, lender_starts = _lenders(cands)
             for o_start, o_end, label, rank in lenders[bisect_left(lender_starts, start):
                                                        bisect_left(lender_starts, end)]:
                 if rank > strength and label == c.label and o_end <= end and o_end - o_start < end - start:
                     strength = rank
-        order.append((-strength, start - end, start, k))
+        order.append((-strength, start - end, start, end, k))
     order.sort()
-    taken = bytearray(max((c.end for c in cands), default=0))
+    taken = bytearray(max([o[3] for o in order], default=0))
     chosen = []
-    for _, _, start, k in order:
-        c = cands[k]
-        if 1 in taken[start:c.end]:
-            continue
-        taken[start:c.end] = b"\x01" * (c.end - start)
-        chosen.append(c)
+    for _, _, start, end, k in order:
+        if end - start == 1:
+            if taken[start]:
+                continue
+            taken[start] = 1
+        else:
+            if 1 in taken[start:end]:
+                continue
+            taken[start:end] = b"\x01" * (end - start)
+        chosen.append(cands[k])
     chosen.sort(key=_start)
     return chosen
+
+
+def _lenders(cands: list[Candidate]) -> tuple[list[tuple[int, int, str, int]], list[int]]:
+    """(start, end, label, rank) of the candidates that lend a longer span
+    their strength, by start; and their starts."""
+    lenders = [(o.start, o.end, o.label, PRIORITY.get(o.source, 0)) for o in cands if o.source not in _NOT_LENDING]
+    lenders.sort()
+    return lenders, [o[0] for o in lenders]
 
 
 _start = attrgetter("start")
