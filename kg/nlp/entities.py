@@ -382,13 +382,20 @@ _start = attrgetter("start")
 _GENERIC_METHODS = frozenset(g.rstrip("s") for g in ("models", "networks"))
 
 
+# The paper's own names and abbreviations are kept whatever their words.
+_KEPT_SOURCES = ("proposal", "abbreviation")
+
+
 def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
     """Is candidate `c`, whose text is `text`, a name worth keeping?"""
-    if c.source in ("proposal", "abbreviation"):
+    if c.source in _KEPT_SOURCES:
         return True
-    if text in dropped or text in lex.not_names or text.lower() in lex.generic_terms:
+    if text in dropped or text in lex.not_names:
         return False
-    if c.label == "Method" and text.lower().rstrip("s") in _GENERIC_METHODS:
+    low = text.lower()
+    if low in lex.generic_terms:
+        return False
+    if c.label == "Method" and low.rstrip("s") in _GENERIC_METHODS:
         return False
     return True
 
@@ -408,22 +415,24 @@ def settle_entities(doc: Doc) -> Doc:
     uses = short_form_uses(doc) if any(sh.end - sh.start > 1 for _, sh in pairs) else {}
     columns = view_columns(doc)
     pair_cands, dropped = _pair_candidates(v, columns[0], columns[2], text, pairs, cands, lex, uses)
-    # The chosen mentions: (candidate, text as written, name, folded name).
-    mentions: list[tuple[Candidate, str, str, str]] = []
+    # The chosen mentions: (candidate, start character, text as written, name, folded name).
+    mentions: list[tuple[Candidate, int, str, str, str]] = []
     first_name: dict[str, str] = {}
     label_of: dict[str, tuple[int, str]] = {}
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
+    texts, idxs = columns[0], columns[2]
     for c in _select(cands + pair_cands):
-        written = view_text(v, text, c.start, c.end)
-        if not _keep(written, c, lex, dropped):
+        start_char = idxs[c.start]
+        written = text[start_char:idxs[c.end - 1] + len(texts[c.end - 1])]  # view_text, inlined
+        if c.source not in _KEPT_SOURCES and not _keep(written, c, lex, dropped):
             continue
         # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
         if c.canonical and c.name is None:
             c.name = first_name.setdefault(c.canonical, written)
         name = c.name or written
         key = fold_name(name)
-        mentions.append((c, written, name, key))
+        mentions.append((c, start_char, written, name, key))
         # One type per name (from its strongest mention); proposed if any mention is.
         rank = PRIORITY.get(c.source, 0)
         if key not in label_of or rank > label_of[key][0]:
@@ -442,11 +451,10 @@ def settle_entities(doc: Doc) -> Doc:
 
     settled = []
     proposed_name = None
-    for c, written, name, key in mentions:
+    for c, start_char, written, name, key in mentions:
         label = label_of[key][1]
         is_proposed = key in proposed
         al = aliases.get(key)
-        start_char = v[c.start].idx
         settled.append(_entity((c.start, c.end, start_char, start_char + len(written), label, name,
                                 sorted(al) if al else None, is_proposed, c.canonical, c.exact_match or None,
                                 c.source)))
