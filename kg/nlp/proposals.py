@@ -224,25 +224,39 @@ def _occurrences(low: str) -> dict[str, list[int]]:
     return out
 
 
-def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]]) -> list[re.Match]:
+# The only characters that IGNORECASE takes for an ASCII letter and lower()
+# does not turn into it (dotted I, dotless i, long s): see _starts_hold.
+_FOLDED_APART = ("\u0130", "\u0131", "\u017f")
+
+
+def _starts_hold(text: str, low: str) -> bool:
+    """Does a match of a cue in `text` begin where one of its starts begins
+    in `low` (text.lower())? So when lower() keeps every offset (no character
+    turns into two) and every character that a start's letter matches
+    case-blind lowers to that letter: always in ASCII text."""
+    return text.isascii() or (len(low) == len(text) and not any(c in text for c in _FOLDED_APART))
+
+
+def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]] | None) -> list[re.Match]:
     """The matches of cue.rx.finditer(text), as spans of text. A
     case-insensitive pattern is tried at every character of the abstract;
-    this tries cue.lower_rx on `low` (text.lower()) only where one of the
-    cue's starts begins (`occurrences`, from _occurrences(low)), in order, as
-    finditer would. Only for ASCII text, where lower() keeps every offset and
-    IGNORECASE folds nothing but A-Z; any other text gets the plain scan."""
-    if not text.isascii():
+    this tries it only where one of the cue's starts begins in `low`
+    (text.lower()), in order, as finditer would. `occurrences` is
+    _occurrences(low), or None where the starts do not hold (see
+    _starts_hold): then the plain scan. ASCII text, where IGNORECASE folds
+    nothing but A-Z, is matched by cue.lower_rx on `low`, at half the cost."""
+    if occurrences is None:
         return list(cue.rx.finditer(text))
     at: set[int] = set()
     for start in cue.starts:
         at.update(occurrences.get(start, ()))
     out = []
     end = 0
-    match = cue.lower_rx.match
+    match, target = (cue.lower_rx.match, low) if text.isascii() else (cue.rx.match, text)
     for i in sorted(at):
         if i < end:
             continue  # inside the previous match: finditer goes on from its end
-        m = match(low, i)
+        m = match(target, i)
         if m is not None:
             out.append(m)
             end = m.end()
@@ -258,7 +272,7 @@ def find_proposals(doc: Doc) -> Doc:
     text = doc_text(doc)
     idxs = view_columns(doc)[2]
     low = text.lower()
-    occurrences = _occurrences(low) if text.isascii() else {}
+    occurrences = _occurrences(low) if _starts_hold(text, low) else None
     found: list[tuple[Name, str]] = []
     short_uses = None  # short_form_uses(doc), once a name needs it
     called = _matches(_CALLED_CUE, text, low, occurrences)
