@@ -222,4 +222,4 @@ def test_select_chooses_as_first_written(specs) -> None:
     from kg.nlp.entities import _select
 
     cands = [Candidate(start, start + size, label, source) for start, size, label, source in specs]
-    assert [id(c) for c in _select(cands)] == [id(c) for c in _select_one_by_one(cands)]
+    assert [id(c) for c in _select(cands, 16)] == [id(c) for c in _select_one_by_one(cands)]

@@ -297,6 +297,10 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
                      uses: dict[int, tuple[Span, int]]) -> tuple[list[Candidate], set[str]]:
     out: list[Candidate] = []
     dropped: set[str] = set()
+    by_end: dict[int, list[Candidate]] = {}
+    if pairs:
+        for c in cands:
+            by_end.setdefault(c.end, []).append(c)
     for long, short in pairs:
         long_text = view_text(v, text, long.start, long.end)  # Span.text would visit every Token
         short_text = view_text(v, text, short.start, short.end)
@@ -304,9 +308,9 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
             dropped.add(short_text)
             continue
         title = _is_title(v, long.start, long.end)
-        inside = [c for c in cands if c.end == long.end and c.start >= long.start
+        inside = [c for c in by_end.get(long.end, ()) if c.start >= long.start
                   and (c.start == long.start or (c.source in ("gazetteer", "variant") and not title))]
-        on_short = [c for c in cands if c.start == short.start and c.end == short.end]
+        on_short = [c for c in by_end.get(short.end, ()) if c.start == short.start]
         ranked = sorted(inside + on_short, key=lambda c: (-(c.source == "proposal"), -c.rank, -(c.end - c.start)))
         ranked = [c for c in ranked if c.source not in ("name",) or c in on_short]
         label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(v, long, lex)
@@ -334,8 +338,9 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
 _NOT_LENDING = ("proposal", "abbreviation")
 
 
-def _select(cands: list[Candidate]) -> list[Candidate]:
-    """Non-overlapping candidates, strongest first (see module docstring)."""
+def _select(cands: list[Candidate], n_tokens: int) -> list[Candidate]:
+    """Non-overlapping candidates, strongest first (see module docstring);
+    they lie within the first `n_tokens` tokens."""
     lenders: list[tuple[int, int, str, int]] | None = None  # made for the first span of several tokens
     # (-strength, -length, start, end, index) of each candidate: sorting these
     # tuples orders the candidates as a stable sort by the first three would.
@@ -352,7 +357,7 @@ def _select(cands: list[Candidate]) -> list[Candidate]:
                     strength = rank
         order.append((-strength, start - end, start, end, k))
     order.sort()
-    taken = bytearray(max([o[3] for o in order], default=0))
+    taken = bytearray(n_tokens)
     chosen = []
     for _, _, start, end, k in order:
         if end - start == 1:
@@ -422,7 +427,7 @@ def settle_entities(doc: Doc) -> Doc:
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
     texts, idxs = columns[0], columns[2]
-    for c in _select(cands + pair_cands):
+    for c in _select(cands + pair_cands, len(texts)):
         start_char = idxs[c.start]
         written = text[start_char:idxs[c.end - 1] + len(texts[c.end - 1])]  # view_text, inlined
         if c.source not in _KEPT_SOURCES and not _keep(written, c, lex, dropped):
