@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kg.extract import Extractor
@@ -241,17 +243,39 @@ _CUE_PIECES = ["We", "we", " ", "  ", "\n", "propose", "proposes", "introduce", 
                "present", "work", "our", "Our", "method", ",", "proposed", "newly", "called", "named", "namely",
                "referred to as", "dub", "by", "proposing", "via", "introducing", "FooNet", "new", "were", "web",
                "é", "THE", "WE", "describes", "report", "document", "refer to the model as", "a", "models", "(",
-               "“"]
+               "“", "\u212a", "\u0131", "\u0130", "\u017f", "\u2014", "CALLED", "thıs", "propoſe", "\u212aiteNet",
+               "\u00a0", "\u2009"]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_CUE_PIECES), max_size=30))
 def test_proposal_cues_are_found_where_a_full_scan_finds_them(pieces: list[str]) -> None:
-    from kg.nlp.proposals import _STARTS, _matches
+    from kg.nlp.proposals import _CUES, _matches, _occurrences, _starts_hold
 
     text = "".join(pieces)
-    for rx in _STARTS:
-        assert [m.span() for m in _matches(rx, text, text.lower())] == [m.span() for m in rx.finditer(text)]
+    low = text.lower()
+    occurrences = _occurrences(low) if _starts_hold(text, low) else None
+    for cue in _CUES:
+        assert [m.span() for m in _matches(cue, text, low, occurrences)] == [m.span() for m in cue.rx.finditer(text)]
+
+
+def test_only_the_characters_folded_apart_match_a_start_other_than_in_lower_case() -> None:
+    # _starts_hold: every character that IGNORECASE matches with a lower-case
+    # letter or a space of a start lowers to it, but for _FOLDED_APART.
+    import sys
+
+    from kg.nlp.proposals import _FOLDED_APART
+
+    every = "".join(chr(i) for i in range(sys.maxunicode + 1) if not 0xD800 <= i <= 0xDFFF)
+    apart = {c for p in "abcdefghijklmnopqrstuvwxyz " for c in re.findall(re.escape(p), every, re.I) if c.lower() != p}
+    assert apart == set(_FOLDED_APART)
+
+
+def test_proposal_cues_are_written_in_lower_case() -> None:
+    # _matches tries them without IGNORECASE on lower-cased text: equal only so.
+    from kg.nlp.proposals import _CUES
+
+    assert all(cue.rx.flags & re.IGNORECASE and cue.rx.pattern == cue.rx.pattern.lower() for cue in _CUES)
 
 
 def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:

@@ -11,7 +11,7 @@ from spacy.tokens import Doc
 import kg
 from kg.model import Abstract
 from kg.nlp import ENTITY_TYPES, make_pipeline
-from kg.nlp.entities import fold_name, settled_entities
+from kg.nlp.entities import doc_extension, fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, token_view
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
@@ -31,6 +31,44 @@ def _sentence_offsets(doc: Doc) -> list[list[int]]:
     return out
 
 
+def _merged_entities(doc: Doc) -> dict[str, list[dict]]:
+    """The record's entities per type (see doc_to_record)."""
+    entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
+    # (type, merge key) -> (the entity's dict, its name folded, its aliases so far)
+    merged: dict[tuple[str, str], tuple[dict, str, set[str]]] = {}
+    text = doc_text(doc)
+    # Unpacked in Entity's field order: each field read by name is an attribute lookup.
+    for _, _, start, end, label, name, also, proposed, canonical, exact_match, _ in settled_entities(doc):
+        if label not in entities:
+            continue
+        written = text[start:end]
+        name = name or written
+        key = canonical or fold_name(name)
+        found = merged.get((label, key))
+        if found is None:
+            ent = entities[label][key] = {"name": name}
+            found = merged[(label, key)] = (ent, fold_name(name), set())
+        ent, folded, aliases = found
+        if also:
+            aliases.update(also)
+        for form in (written, name):
+            if fold_name(form) != folded:
+                aliases.add(form)
+        if aliases and "aliases" not in ent:
+            ent["aliases"] = None  # its place among the keys; the sorted aliases go in below
+        if proposed:
+            ent["proposed"] = True
+        if canonical and canonical != ent["name"]:
+            ent["canonical"] = canonical
+        if exact_match:
+            ent["exactMatch"] = list(exact_match)
+        ent.setdefault("mentions", []).append([start, end])
+    for ent, _, aliases in merged.values():
+        if aliases:
+            ent["aliases"] = sorted(aliases)
+    return {t: list(v.values()) for t, v in entities.items()}
+
+
 def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
     """The record of one abstract: entities per type, then relations, then provenance.
 
@@ -41,32 +79,10 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
     paper's own proposal. Additions to the spec: `canonical` (the gazetteer's
     name when it differs), `exactMatch` (IRIs from the gazetteer) and
     `mentions` (character offsets)."""
-    entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
-    text = doc_text(doc)
-    for e in settled_entities(doc):
-        if e.label not in entities:
-            continue
-        start, end = e.start_char, e.end_char
-        written = text[start:end]
-        name = e.name or written
-        ent = entities[e.label].setdefault(e.canonical or fold_name(name), {"name": name})
-        aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
-        for form in (written, name):
-            if fold_name(form) != fold_name(ent["name"]):
-                aliases.add(form)
-        if aliases:
-            ent["aliases"] = sorted(aliases)
-        if e.proposed:
-            ent["proposed"] = True
-        if e.canonical and e.canonical != ent["name"]:
-            ent["canonical"] = e.canonical
-        if e.exact_match:
-            ent["exactMatch"] = list(e.exact_match)
-        ent.setdefault("mentions", []).append([start, end])
-    relations = [dict(r) for r in (doc._.kg_relations or [])]
+    relations = [dict(r) for r in (doc_extension(doc, "kg_relations") or [])]
     return {
         "id": rid,
-        "entities": {t: list(v.values()) for t, v in entities.items()},
+        "entities": _merged_entities(doc),
         "relations": relations,
         "sentences": _sentence_offsets(doc),
         "extractor": dict(EXTRACTOR),

@@ -14,16 +14,20 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+import weakref
+from collections.abc import Iterator, MutableMapping
+from bisect import bisect_left
+from functools import lru_cache, partial
+from operator import attrgetter
 from typing import Any, Iterable, NamedTuple
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, SpanGroup
 
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
+from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
 
@@ -62,21 +66,43 @@ class SpanExtensions:
         a, b = span.start_char, span.end_char
         return [get(("._.", name, a, b), default) for name, default in zip(self.names, self.defaults)]
 
-    def write(self, span: Span, values: Iterable[Any]) -> None:
+    def write(self, span: Span, values: Iterable[Any], overwrite: bool = True) -> None:
+        """Set the values; with overwrite=False, not those already set."""
         if not self.direct:
             ext = span._
             for name, value in zip(self.names, values):
-                setattr(ext, name, value)
+                if overwrite or ("._.", name, span.start_char, span.end_char) not in self.store:
+                    setattr(ext, name, value)
             return
         store = self.store
         a, b = span.start_char, span.end_char
         for name, value in zip(self.names, values):
-            store[("._.", name, a, b)] = value
+            if overwrite:
+                store[("._.", name, a, b)] = value
+            else:
+                store.setdefault(("._.", name, a, b), value)
 
 
-def _kept_in_user_data(name: str) -> bool:
-    default, method, getter, setter = Span.get_extension(name)
+def _kept_in_user_data(name: str, owner: type = Span) -> bool:
+    default, method, getter, setter = owner.get_extension(name)
     return method is None and getter is None and setter is None and not isinstance(default, (dict, list, set))
+
+
+def set_doc_extension(doc: Doc, name: str, value: Any) -> None:
+    """doc._.<name> = value, written straight to doc.user_data when the
+    extension is kept there (see SpanExtensions): `doc._` costs as much as
+    settling a few entities."""
+    if _kept_in_user_data(name, Doc):
+        doc.user_data[("._.", name, None, None)] = value
+    else:
+        setattr(doc._, name, value)
+
+
+def doc_extension(doc: Doc, name: str) -> Any:
+    """doc._.<name>, read straight from doc.user_data when it is kept there."""
+    if _kept_in_user_data(name, Doc):
+        return doc.user_data.get(("._.", name, None, None), Doc.get_extension(name)[0])
+    return getattr(doc._, name)
 
 
 class Entity(NamedTuple):
@@ -97,13 +123,24 @@ class Entity(NamedTuple):
     source: str | None
 
 
+# Entity(*values) without the NamedTuple's Python-level __new__ (a third of
+# the cost of making one): `values` must hold every field, in order.
+_entity = partial(tuple.__new__, Entity)
+
+
 def settled_entities(doc: Doc) -> list[Entity]:
     """The entities of doc.spans["entities"], in order. kg_entities keeps them
-    beside the span group it wrote; when that group was replaced or changed
+    in doc.user_data and builds the span group only when doc.spans is first
+    used (see _PendingSpanGroups); when that group was replaced or changed
     since (spans set by hand, as the gold-entity tests do), they are read
     from the spans."""
-    group = doc.spans.get(SPAN_KEY)
     kept = doc.user_data.get("kg_entities")
+    if kept is not None:
+        pending = doc.spans.data
+        if isinstance(pending, _PendingSpanGroups) and pending.entities is kept[1]:
+            return kept[1]  # doc.spans untouched since kg_entities: no group to read
+    group = doc.spans.get(SPAN_KEY)
+    kept = doc.user_data.get("kg_entities")  # building the group updated it
     if kept is not None and kept[0] is group and len(kept[1]) == len(group):
         return kept[1]
     if group is None:
@@ -111,6 +148,93 @@ def settled_entities(doc: Doc) -> list[Entity]:
     extensions = SpanExtensions(doc, _WRITTEN)
     return [Entity(span.start, span.end, span.start_char, span.end_char, span.label_, *extensions.read(span))
             for span in group]
+
+
+def _span_group(doc: Doc, entities: list[Entity], overwrite: bool) -> SpanGroup:
+    """The entity spans, with their extension values written in bulk (see
+    SpanExtensions.write for `overwrite`)."""
+    spans = []
+    extensions = SpanExtensions(doc, _WRITTEN)
+    for e in entities:
+        span = Span(doc, e.start, e.end, label=e.label)
+        extensions.write(span, (e.name, e.aliases, e.proposed, e.canonical, e.exact_match, e.source), overwrite)
+        spans.append(span)
+    return SpanGroup(doc, name=SPAN_KEY, spans=spans)
+
+
+class _PendingSpanGroups(MutableMapping):
+    """The dict behind doc.spans (SpanGroups is a UserDict, this its `data`)
+    while the entity group is not built yet.
+
+    The pipeline's own readers (the relations, the record) take the settled
+    entities as plain values from settled_entities; a Span and six extension
+    values per entity would cost about a quarter of settling. So kg_entities
+    puts this stand-in in place of doc.spans.data, and the first use of
+    doc.spans in any way (a read, a test for a key, a change, a copy, a
+    serialisation) builds the group, puts the plain dict back and goes on
+    from it: doc.spans[SPAN_KEY] and the spans' extensions read as if the
+    group had been written at once. A value set by hand in between (as
+    `span._.kg_name = ...` on a span at an entity's offsets) is kept, as it
+    would have overwritten the one settled; _keep_settled builds the group
+    at once when values set before settling are there to be overwritten."""
+
+    def __init__(self, doc: Doc, groups: dict, entities: list[Entity]):
+        self._doc = weakref.ref(doc)  # the Doc owns this: no cycle back to it
+        self._groups = groups
+        self.entities: list[Entity] | None = entities  # None once built
+
+    def _built(self) -> dict:
+        if self.entities is not None:
+            entities, self.entities = self.entities, None
+            doc = self._doc()
+            group = _span_group(doc, entities, overwrite=False)
+            self._groups[SPAN_KEY] = group
+            doc.user_data["kg_entities"] = (group, entities)
+            if doc.spans.data is self:
+                doc.spans.data = self._groups
+        return self._groups
+
+    def __getitem__(self, key: str) -> SpanGroup:
+        return self._built()[key]
+
+    def __setitem__(self, key: str, value: SpanGroup) -> None:
+        self._built()[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+
+def _keep_settled(doc: Doc, entities: list[Entity]) -> None:
+    """Store the settled entities; doc.spans[SPAN_KEY] is built from them on
+    first use, or now when entity extension values are already set (the
+    Doc was settled before, or a rule wrote them): settling overwrites those."""
+    groups = doc.spans.data
+    if isinstance(groups, _PendingSpanGroups):  # settled before and never used since: nothing was written
+        groups = doc.spans.data = groups._groups
+    if _has_entity_values(doc.user_data):
+        group = _span_group(doc, entities, overwrite=True)
+        groups[SPAN_KEY] = group
+        doc.user_data["kg_entities"] = (group, entities)
+        return
+    doc.user_data["kg_entities"] = (None, entities)
+    doc.spans.data = _PendingSpanGroups(doc, groups, entities)
+
+
+def _has_entity_values(store: dict) -> bool:
+    """Does `store` (a doc.user_data) hold a value of an entity extension of some span?"""
+    if tuple not in set(map(type, store)):  # (the extensions' keys are tuples; kg keeps its own under strings)
+        return False
+    return any(type(key) is tuple and len(key) == 4 and key[0] == "._." and key[1] in _WRITTEN and key[3] is not None
+               for key in store)
 
 
 @lru_cache(maxsize=65536)  # the same names recur in every abstract
@@ -145,14 +269,38 @@ def _head_type(v: list[Tok], long: Span, lex: Lexicon) -> str | None:
     return None
 
 
-def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: list[tuple[Span, Span]],
-                     cands: list[Candidate], lex: Lexicon,
+def word_positions(texts: tuple[str, ...], idxs: tuple[int, ...], text: str, words: set[str],
+                   start: int = 0) -> list[int]:
+    """kg.nlp.tokens.positions(texts, words, start) for a Doc's token texts
+    and offsets and its text: the tokens from `start` on that are one of
+    `words`. A short form is a rare string in the text, so str.find
+    finds its few places at once where tuple.index would compare it with
+    every token."""
+    if start >= len(texts):
+        return []
+    found = []
+    for word in words:
+        if not word:
+            continue  # no token is empty
+        at = text.find(word, idxs[start])
+        while at >= 0:
+            i = bisect_left(idxs, at, start)
+            if i < len(idxs) and idxs[i] == at and texts[i] == word:
+                found.append(i)
+            at = text.find(word, at + 1)
+    found.sort()
+    return found
+
+
+def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...], text: str,
+                     pairs: list[tuple[Span, Span]], cands: list[Candidate], lex: Lexicon,
                      uses: dict[int, tuple[Span, int]]) -> tuple[list[Candidate], set[str]]:
     out: list[Candidate] = []
     dropped: set[str] = set()
-    by_span: dict[tuple[int, int], list[Candidate]] = {}
-    for c in cands:
-        by_span.setdefault((c.start, c.end), []).append(c)
+    by_end: dict[int, list[Candidate]] = {}
+    if pairs:
+        for c in cands:
+            by_end.setdefault(c.end, []).append(c)
     for long, short in pairs:
         long_text = view_text(v, text, long.start, long.end)  # Span.text would visit every Token
         short_text = view_text(v, text, short.start, short.end)
@@ -160,9 +308,9 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: lis
             dropped.add(short_text)
             continue
         title = _is_title(v, long.start, long.end)
-        inside = [c for c in cands if c.end == long.end and c.start >= long.start
+        inside = [c for c in by_end.get(long.end, ()) if c.start >= long.start
                   and (c.start == long.start or (c.source in ("gazetteer", "variant") and not title))]
-        on_short = by_span.get((short.start, short.end), [])
+        on_short = [c for c in by_end.get(short.end, ()) if c.start == short.start]
         ranked = sorted(inside + on_short, key=lambda c: (-(c.source == "proposal"), -c.rank, -(c.end - c.start)))
         ranked = [c for c in ranked if c.source not in ("name",) or c in on_short]
         label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(v, long, lex)
@@ -181,48 +329,78 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: lis
                     out.append(Candidate(k, k + n, label, "abbreviation", name=name))
             continue
         forms = {short_text, short_text + "s", short_text[:-1] if short_text.endswith("s") else short_text}
-        for i in positions(texts, forms, short.end):  # every later use of the short form
+        for i in word_positions(texts, idxs, text, forms, short.end):  # every later use of the short form
             out.append(Candidate(i, i + 1, label, "abbreviation", name=name))
     return out, dropped
 
 
-def _select(cands: list[Candidate]) -> list[Candidate]:
-    """Non-overlapping candidates, strongest first (see module docstring)."""
-    by_start: dict[int, list[Candidate]] = {}
-    for c in cands:
-        by_start.setdefault(c.start, []).append(c)
+# Candidates of these rules lend no strength to a longer span around them.
+_NOT_LENDING = ("proposal", "abbreviation")
 
-    def strength(c: Candidate) -> int:
-        best = c.rank
-        if c.end - c.start > 1:
-            for start in range(c.start, c.end):
-                for o in by_start.get(start, ()):
-                    if o is not c and o.label == c.label and o.end <= c.end \
-                            and (o.end - o.start) < (c.end - c.start) and o.source not in ("proposal", "abbreviation"):
-                        best = max(best, o.rank)
-        return best
 
-    scored = sorted(cands, key=lambda c: (-strength(c), -(c.end - c.start), c.start))
-    taken = bytearray(max((c.end for c in cands), default=0))
+def _select(cands: list[Candidate], n_tokens: int) -> list[Candidate]:
+    """Non-overlapping candidates, strongest first (see module docstring);
+    they lie within the first `n_tokens` tokens."""
+    lenders: list[tuple[int, int, str, int]] | None = None  # made for the first span of several tokens
+    # (-strength, -length, start, end, index) of each candidate: sorting these
+    # tuples orders the candidates as a stable sort by the first three would.
+    order = []
+    for k, c in enumerate(cands):
+        start, end = c.start, c.end
+        strength = PRIORITY.get(c.source, 0)
+        if end - start > 1:  # as strong as the strongest shorter span of its type inside it
+            if lenders is None:
+                lenders, lender_starts = _lenders(cands)
+            for o_start, o_end, label, rank in lenders[bisect_left(lender_starts, start):
+                                                       bisect_left(lender_starts, end)]:
+                if rank > strength and label == c.label and o_end <= end and o_end - o_start < end - start:
+                    strength = rank
+        order.append((-strength, start - end, start, end, k))
+    order.sort()
+    taken = bytearray(n_tokens)
     chosen = []
-    for c in scored:
-        if any(taken[c.start:c.end]):
-            continue
-        taken[c.start:c.end] = b"\x01" * (c.end - c.start)
-        chosen.append(c)
-    return sorted(chosen, key=lambda c: c.start)
+    for _, _, start, end, k in order:
+        if end - start == 1:
+            if taken[start]:
+                continue
+            taken[start] = 1
+        else:
+            if 1 in taken[start:end]:
+                continue
+            taken[start:end] = b"\x01" * (end - start)
+        chosen.append(cands[k])
+    chosen.sort(key=_start)
+    return chosen
+
+
+def _lenders(cands: list[Candidate]) -> tuple[list[tuple[int, int, str, int]], list[int]]:
+    """(start, end, label, rank) of the candidates that lend a longer span
+    their strength, by start; and their starts."""
+    lenders = [(o.start, o.end, o.label, PRIORITY.get(o.source, 0)) for o in cands if o.source not in _NOT_LENDING]
+    lenders.sort()
+    return lenders, [o[0] for o in lenders]
+
+
+_start = attrgetter("start")
 
 
 _GENERIC_METHODS = frozenset(g.rstrip("s") for g in ("models", "networks"))
 
 
+# The paper's own names and abbreviations are kept whatever their words.
+_KEPT_SOURCES = ("proposal", "abbreviation")
+
+
 def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
     """Is candidate `c`, whose text is `text`, a name worth keeping?"""
-    if c.source in ("proposal", "abbreviation"):
+    if c.source in _KEPT_SOURCES:
         return True
-    if text in dropped or text in lex.not_names or text.lower() in lex.generic_terms:
+    if text in dropped or text in lex.not_names:
         return False
-    if c.label == "Method" and text.lower().rstrip("s") in _GENERIC_METHODS:
+    low = text.lower()
+    if low in lex.generic_terms:
+        return False
+    if c.label == "Method" and low.rstrip("s") in _GENERIC_METHODS:
         return False
     return True
 
@@ -234,40 +412,40 @@ _WRITTEN = ("kg_name", "aliases", "proposed", "canonical", "exact_match", "sourc
 @Language.component("kg_entities")
 def settle_entities(doc: Doc) -> Doc:
     lex = lexicon()
-    ext = doc._  # one accessor for the whole component: each `doc._` builds a new one
     pairs = abbreviation_pairs(doc)
     v = token_view(doc)
     text = doc_text(doc)
-    cands = list(candidates(doc))
+    cands = candidates(doc)
     # Uses of short forms of several tokens ("SAF R-CNN"); one-token forms are found by word.
     uses = short_form_uses(doc) if any(sh.end - sh.start > 1 for _, sh in pairs) else {}
-    pair_cands, dropped = _pair_candidates(v, view_columns(doc)[0], text, pairs, cands, lex, uses)
-    # The chosen candidates with their text as written.
-    chosen: list[tuple[Candidate, str]] = []
-    for c in _select(cands + pair_cands):
-        written = view_text(v, text, c.start, c.end)
-        if _keep(written, c, lex, dropped):
-            chosen.append((c, written))
-
-    # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
+    columns = view_columns(doc)
+    pair_cands, dropped = _pair_candidates(v, columns[0], columns[2], text, pairs, cands, lex, uses)
+    # The chosen mentions: (candidate, start character, text as written, name, folded name).
+    mentions: list[tuple[Candidate, int, str, str, str]] = []
     first_name: dict[str, str] = {}
-    for c, written in chosen:
-        if c.canonical and c.name is None:
-            c.name = first_name.setdefault(c.canonical, written)
-
-    # One type per name (from its strongest mention); proposed if any mention is.
     label_of: dict[str, tuple[int, str]] = {}
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
-    for c, written in chosen:
+    texts, idxs = columns[0], columns[2]
+    for c in _select(cands + pair_cands, len(texts)):
+        start_char = idxs[c.start]
+        written = text[start_char:idxs[c.end - 1] + len(texts[c.end - 1])]  # view_text, inlined
+        if c.source not in _KEPT_SOURCES and not _keep(written, c, lex, dropped):
+            continue
+        # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
+        if c.canonical and c.name is None:
+            c.name = first_name.setdefault(c.canonical, written)
         name = c.name or written
         key = fold_name(name)
-        if key not in label_of or PRIORITY.get(c.source, 0) > label_of[key][0]:
-            label_of[key] = (PRIORITY.get(c.source, 0), c.label)
+        mentions.append((c, start_char, written, name, key))
+        # One type per name (from its strongest mention); proposed if any mention is.
+        rank = PRIORITY.get(c.source, 0)
+        if key not in label_of or rank > label_of[key][0]:
+            label_of[key] = (rank, c.label)
         if c.proposed:
             proposed.add(key)
-        for a in c.aliases:
-            aliases.setdefault(key, set()).add(a)
+        if c.aliases:
+            aliases.setdefault(key, set()).update(c.aliases)
     for long, short in pairs:
         short_text = view_text(v, text, short.start, short.end)
         if short_text not in dropped:
@@ -276,25 +454,17 @@ def settle_entities(doc: Doc) -> Doc:
         if key in proposed:
             proposed.update(fold_name(a) for a in al)
 
-    spans = []
     settled = []
     proposed_name = None
-    extensions = SpanExtensions(doc, _WRITTEN)
-    for c, written in chosen:
-        name = c.name or written
-        key = fold_name(name)
+    for c, start_char, written, name, key in mentions:
         label = label_of[key][1]
-        span = Span(doc, c.start, c.end, label=label)
         is_proposed = key in proposed
-        values = (name, sorted(aliases.get(key, ())) or None, is_proposed, c.canonical, c.exact_match or None,
-                  c.source)
-        extensions.write(span, values)
-        start_char = v[c.start].idx
-        settled.append(Entity(c.start, c.end, start_char, start_char + len(written), label, *values))
+        al = aliases.get(key)
+        settled.append(_entity((c.start, c.end, start_char, start_char + len(written), label, name,
+                                sorted(al) if al else None, is_proposed, c.canonical, c.exact_match or None,
+                                c.source)))
         if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
-        spans.append(span)
-    doc.spans[SPAN_KEY] = spans
-    doc.user_data["kg_entities"] = (doc.spans[SPAN_KEY], settled)
-    ext.proposed_name = proposed_name
+    _keep_settled(doc, settled)
+    set_doc_extension(doc, "proposed_name", proposed_name)
     return doc

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from typing import Iterator
+from typing import NamedTuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
-from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns
+from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
@@ -58,8 +58,13 @@ _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 _NAME_SAYS_DATASET = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|Dataset|Corpus|Benchmark|Set)$")
 
 
-def _name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Span], relaxed: bool,
-             named: bool = False) -> Span | None:
+# A name found: its first token and the token after it. The rules here read
+# only offsets and text, which the token view gives without a spaCy Span.
+Name = tuple[int, int]
+
+
+def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed: bool,
+             named: bool = False) -> Name | None:
     """The name that starts at token i, if one does: an abbreviation's long
     form, a name-like token, or (when `relaxed`) a Title Case run. Right
     after "called" (`named`) a run may open with a common word ("Deep Speech")."""
@@ -67,7 +72,7 @@ def _name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Span
         return pairs[i]
     tok = v[i]
     if is_name_like(tok, lex):
-        return doc[i:i + 1]
+        return i, i + 1
     common = tok.text in lex.not_names
     if relaxed and _TITLE_WORD.match(tok.text) and (named or not common) and tok.lower_ not in STOP_WORDS:
         j = i + 1
@@ -76,11 +81,11 @@ def _name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Span
             j += 1
         if common and j - i < 2:
             return None
-        return doc[i:j]
+        return i, j
     return None
 
 
-def _lower_name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon) -> Span | None:
+def _lower_name_at(v: list[Tok], i: int, lex: Lexicon) -> Name | None:
     """After "called": a lower-case name of up to four words ("negative sampling")."""
     j = i
     while j < len(v) and j - i < 4:
@@ -89,41 +94,43 @@ def _lower_name_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon) -> Span | None:
                 or not tok.text.replace("-", "").isalpha():
             break
         j += 1
-    return doc[i:j] if j > i else None
+    return (i, j) if j > i else None
 
 
-def _lower_proposal_at(doc: Doc, v: list[Tok], i: int, lex: Lexicon) -> Span | None:
+def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon) -> Name | None:
     """ "the proposed selective token generation outperforms": a lower-case
     name of two to four words after "the proposed", cut before an adverb;
     "the proposed method", "the proposed deep model" or a plural name nothing."""
-    name = _lower_name_at(doc, v, i, lex)
+    name = _lower_name_at(v, i, lex)
     if name is None:
         return None
-    end = next((k for k in range(name.start, name.end) if v[k].lower_.endswith("ly")), name.end)
+    start, end = name
+    end = next((k for k in range(start, end) if v[k].lower_.endswith("ly")), end)
     heads = lex.method_heads_named_only | lex.method_heads
-    if end - name.start < 2 or any(v[k].lower_ in heads for k in range(name.start, end)):
+    if end - start < 2 or any(v[k].lower_ in heads for k in range(start, end)):
         return None
     last = v[end - 1].lower_
-    if last.endswith("s") or doc[name.start:end].text.lower() in lex.generic_terms:
+    if last.endswith("s") or view_text(v, text, start, end).lower() in lex.generic_terms:
         return None
     # As the subject of what follows ("... outperforms", "... is"), not inside a longer phrase ("... on X", "..., and").
     if end >= len(v) or v[end].is_punct or v[end].lower_ in _NOT_AFTER_SUBJECT:
         return None
-    return doc[name.start:end]
+    return start, end
 
 
-def _token_at(doc: Doc, v: list[Tok], char: int) -> int | None:
-    """Index of the first non-space token that starts at or after `char`."""
-    lo = bisect_left(view_columns(doc)[2], char)  # the token offsets ascend
+def _token_at(v: list[Tok], idxs: tuple[int, ...], char: int) -> int | None:
+    """Index of the first non-space token that starts at or after `char`
+    (`idxs`: the tokens' offsets, which ascend)."""
+    lo = bisect_left(idxs, char)
     while lo < len(v) and v[lo].is_space:
         lo += 1
     return lo if lo < len(v) else None
 
 
-def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int, Span], stop_early: bool,
-          window: int = _WINDOW, named: bool = False) -> Span | None:
+def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pairs: dict[int, Name],
+          stop_early: bool, window: int = _WINDOW, named: bool = False) -> Name | None:
     """The first name within a few tokens after a character offset, within its sentence."""
-    i = _token_at(doc, v, start_char)
+    i = _token_at(v, idxs, start_char)
     if i is None:
         return None
     sent_end = v[i].sent_end
@@ -132,13 +139,19 @@ def _scan(doc: Doc, v: list[Tok], start_char: int, lex: Lexicon, pairs: dict[int
         # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
         if stop_early and tok.lower_ in _SCAN_STOP and (k > i or tok.lower_ == "to"):
             return None
-        name = _name_at(doc, v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")),
+        name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")),
                         named=named and k == i)
         if name is not None:
-            if name.end < len(v) and (v[name.end].lower_ in lex.task_heads or v[name.end].lower_ in lex.task_cues):
+            end = name[1]
+            if end < len(v) and (v[end].lower_ in lex.task_heads or v[end].lower_ in lex.task_cues):
                 return None  # "a neural POS tagging model", "the SSS problem": the name is part of a task
             return name
     return None
+
+
+def _end_char(v: list[Tok], name: Name) -> int:
+    last = v[name[1] - 1]
+    return last.idx + len(last.text)
 
 
 # "X (Y), a new dataset ...": a dataset word soon after the name.
@@ -146,52 +159,108 @@ _DATASET_AFTER = re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?
                             r"(?:dataset|benchmark|corpus|suite)\b", re.I)
 
 
-def _label(text: str, from_char: int, name: Span) -> str:
-    if _NAME_SAYS_DATASET.search(name.text):
+def _label(v: list[Tok], text: str, from_char: int, name: Name) -> str:
+    start_char, end_char = v[name[0]].idx, _end_char(v, name)
+    if _NAME_SAYS_DATASET.search(text[start_char:end_char]):
         return "Dataset"
-    between = text[from_char:name.start_char]
-    after = text[name.end_char:name.end_char + 60]
+    between = text[from_char:start_char]
+    after = text[end_char:end_char + 60]
     if _DATASET_WORDS.search(between) or _DATASET_AFTER.match(after):
         return "Dataset"
     return "Method"
 
 
-# Where a match of each pattern can begin, in lower case: the pattern is tried
-# only there (see _matches). Keep in step with the patterns above. Each start
-# costs a scan of the text and a try of the pattern wherever it is found, so
-# a start as long as the pattern allows is cheaper ("the proposed", not "the ").
-_STARTS: dict[re.Pattern, tuple[str, ...]] = {
-    _VERB: ("we", "this ", "the present ", "our "),
-    _INTRODUCING: ("by ", "through ", "via ", "proposing", "introducing", "presenting", "developing"),
-    _CALLED: ("called", "dubbed", "named", "termed", "coined", "nicknamed", "namely", "referred to as", "we "),
-    _OUR: ("our ",),
-    _THE_PROPOSED: ("the proposed", "our proposed", "the newly proposed", "our newly proposed"),
-}
+class _Cue(NamedTuple):
+    """A pattern that says a name follows, and how to look for the name."""
+
+    rx: re.Pattern  # case-insensitive, written in lower case
+    # Where a match can begin, in lower case: the pattern is tried only there
+    # (see _matches). Keep in step with the pattern. Each start costs a scan
+    # of the text and a try of the pattern wherever it is found, so a start as
+    # long as the pattern allows is cheaper ("the proposed", not "the "),
+    # unless another cue scans for it anyway ("our ", "we").
+    starts: tuple[str, ...]
+    stop_early: bool  # see _scan
+    window: int  # how many tokens after the cue the name may start
+    # rx without IGNORECASE, for lower-case ASCII text (see _matches): the
+    # case-blind match costs twice as much.
+    lower_rx: re.Pattern
 
 
-def _matches(rx: re.Pattern, text: str, low: str) -> Iterator[re.Match]:
-    """The matches of rx.finditer(text). A case-insensitive pattern is tried
-    at every character of the abstract; this tries it only where one of its
-    _STARTS begins in `low` (text.lower()), in order, as finditer would. Only
-    for ASCII text, where lower() keeps every offset and IGNORECASE folds
-    nothing but A-Z; any other text gets the plain scan."""
-    if not text.isascii():
-        yield from rx.finditer(text)
-        return
+def _cue(rx: re.Pattern, starts: tuple[str, ...], stop_early: bool, window: int) -> _Cue:
+    return _Cue(rx, starts, stop_early, window, re.compile(rx.pattern, rx.flags & ~re.IGNORECASE))
+
+
+_CALLED_CUE = _cue(_CALLED, ("called", "dubbed", "named", "termed", "coined", "nicknamed", "namely", "referred to as",
+                             "we"), False, 3)
+# In the order they are tried. After "called", "our method," or "the proposed" the name comes at once.
+_CUES = (
+    _cue(_VERB, ("we", "this ", "the present ", "our "), True, _WINDOW),
+    _cue(_INTRODUCING, ("by ", "through ", "via ", "proposing", "introducing", "presenting", "developing"), True,
+         _WINDOW),
+    _CALLED_CUE,
+    _cue(_OUR, ("our ",), False, 2),
+    _cue(_THE_PROPOSED, ("the proposed", "the newly proposed", "our "), True, 1),
+)
+
+
+# Every start of every cue, each once.
+_ALL_STARTS = tuple(dict.fromkeys(start for cue in _CUES for start in cue.starts))
+
+
+def _occurrences(low: str) -> dict[str, list[int]]:
+    """Where each start of a cue occurs in `low`, for the starts that do: found
+    once per abstract, as several cues share a start. Most starts are rare
+    words, absent from most abstracts: `in` tells so with one scan."""
+    out = {}
+    for start in _ALL_STARTS:
+        if start in low:
+            found = []
+            i = low.find(start)
+            while i >= 0:
+                found.append(i)
+                i = low.find(start, i + 1)
+            out[start] = found
+    return out
+
+
+# The only characters that IGNORECASE takes for an ASCII letter and lower()
+# does not turn into it (dotted I, dotless i, long s): see _starts_hold.
+_FOLDED_APART = ("\u0130", "\u0131", "\u017f")
+
+
+def _starts_hold(text: str, low: str) -> bool:
+    """Does a match of a cue in `text` begin where one of its starts begins
+    in `low` (text.lower())? So when lower() keeps every offset (no character
+    turns into two) and every character that a start's letter matches
+    case-blind lowers to that letter: always in ASCII text."""
+    return text.isascii() or (len(low) == len(text) and not any(c in text for c in _FOLDED_APART))
+
+
+def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]] | None) -> list[re.Match]:
+    """The matches of cue.rx.finditer(text), as spans of text. A
+    case-insensitive pattern is tried at every character of the abstract;
+    this tries it only where one of the cue's starts begins in `low`
+    (text.lower()), in order, as finditer would. `occurrences` is
+    _occurrences(low), or None where the starts do not hold (see
+    _starts_hold): then the plain scan. ASCII text, where IGNORECASE folds
+    nothing but A-Z, is matched by cue.lower_rx on `low`, at half the cost."""
+    if occurrences is None:
+        return list(cue.rx.finditer(text))
     at: set[int] = set()
-    for start in _STARTS[rx]:
-        i = low.find(start)
-        while i >= 0:
-            at.add(i)
-            i = low.find(start, i + 1)
+    for start in cue.starts:
+        at.update(occurrences.get(start, ()))
+    out = []
     end = 0
+    match, target = (cue.lower_rx.match, low) if text.isascii() else (cue.rx.match, text)
     for i in sorted(at):
         if i < end:
             continue  # inside the previous match: finditer goes on from its end
-        m = rx.match(text, i)
+        m = match(target, i)
         if m is not None:
-            yield m
+            out.append(m)
             end = m.end()
+    return out
 
 
 @Language.component("kg_proposals")
@@ -199,52 +268,55 @@ def find_proposals(doc: Doc) -> Doc:
     lex = lexicon()
     v = token_view(doc)
     abbreviations = abbreviation_pairs(doc)
-    pairs = {long.start: long for long, _ in abbreviations}
+    pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
     text = doc_text(doc)
+    idxs = view_columns(doc)[2]
     low = text.lower()
-    found: list[tuple[Span, str]] = []
-    short_uses = short_form_uses(doc) if abbreviations else {}
-    called = list(_matches(_CALLED, text, low))
+    occurrences = _occurrences(low) if _starts_hold(text, low) else None
+    found: list[tuple[Name, str]] = []
+    short_uses = None  # short_form_uses(doc), once a name needs it
+    called = _matches(_CALLED_CUE, text, low, occurrences)
     called_at = [m.start() for m in called]
-    for rx, stop in ((_VERB, True), (_INTRODUCING, True), (_CALLED, False), (_OUR, False), (_THE_PROPOSED, True)):
-        for m in called if rx is _CALLED else _matches(rx, text, low):
-            # After "called", "our method," or "the proposed" the name comes at once.
-            window = {_THE_PROPOSED: 1, _OUR: 2, _CALLED: 3}.get(rx, _WINDOW)
-            name = _scan(doc, v, m.end(), lex, pairs, stop_early=stop, window=window, named=rx is _CALLED)
-            if name is not None and rx in (_VERB, _INTRODUCING) \
-                    and any(name.end_char <= c <= name.end_char + 25 for c in called_at):
-                # "we propose a Faster RCNN method named FDNet": the name comes after "named".
-                continue
+    for cue in _CUES:
+        rx = cue.rx
+        for m in called if cue is _CALLED_CUE else _matches(cue, text, low, occurrences):
+            name = _scan(v, idxs, m.end(), lex, pairs, stop_early=cue.stop_early, window=cue.window,
+                         named=rx is _CALLED)
+            if name is not None and (rx is _VERB or rx is _INTRODUCING):
+                end_char = _end_char(v, name)
+                if any(end_char <= c <= end_char + 25 for c in called_at):
+                    # "we propose a Faster RCNN method named FDNet": the name comes after "named".
+                    continue
             if name is None and rx is _CALLED:
-                nxt = _token_at(doc, v, m.end())
-                name = _lower_name_at(doc, v, nxt, lex) if nxt is not None else None
-                if name is not None and v[name.end - 1].lower_ in lex.task_heads:
+                nxt = _token_at(v, idxs, m.end())
+                name = _lower_name_at(v, nxt, lex) if nxt is not None else None
+                if name is not None and v[name[1] - 1].lower_ in lex.task_heads:
                     name = None  # "namely car model classification": a task, not a method's name
             elif name is None and rx is _THE_PROPOSED:
-                nxt = _token_at(doc, v, m.end())
-                name = _lower_proposal_at(doc, v, nxt, lex) if nxt is not None else None
+                nxt = _token_at(v, idxs, m.end())
+                name = _lower_proposal_at(v, text, nxt, lex) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
-                use = short_uses.get(name.start)
-                if use is not None and name.end - name.start <= use[1]:
-                    name = use[0]
-                found.append((name, _label(text, m.end(), name)))
+                if short_uses is None:
+                    short_uses = short_form_uses(doc) if abbreviations else {}
+                use = short_uses.get(name[0])
+                if use is not None and name[1] - name[0] <= use[1]:
+                    name = use[0].start, use[0].end
+                found.append((name, _label(v, text, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
-    apposed = {m.start() for m in _APPOSITION_START.finditer(text)}
-    commas = positions(view_columns(doc)[0], (",",)) if apposed else []
-    for i in commas:
-        idx = v[i].idx
-        if i > 0 and idx in apposed and _APPOSITION_NOVEL.match(text, idx, idx + 80):
+    for idx in [m.start() for m in _APPOSITION_START.finditer(text)]:
+        i = bisect_left(idxs, idx)  # the comma token there, if the comma is one
+        if 0 < i < len(v) and idxs[i] == idx and v[i].text == "," and _APPOSITION_NOVEL.match(text, idx, idx + 80):
             k = i - 1
             if v[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
                 k -= 2
             long = next((lg for lg, sh in abbreviations if sh.end == k + 1 or lg.end == k + 1), None)
-            name = long if long is not None else (doc[k:k + 1] if is_name_like(v[k], lex) else None)
+            name = (long.start, long.end) if long is not None else ((k, k + 1) if is_name_like(v[k], lex) else None)
             if name is not None:
-                found.append((name, _label(text, idx, name)))
+                found.append((name, _label(v, text, idx, name)))
     out = candidates(doc)
-    for span, label in found:
-        if span.text.lower() in lex.generic_terms:
+    for (start, end), label in found:
+        if view_text(v, text, start, end).lower() in lex.generic_terms:
             continue
-        out.append(Candidate(span.start, span.end, label, "proposal", proposed=True))
+        out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
