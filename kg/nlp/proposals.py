@@ -247,13 +247,15 @@ def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]] |
     nothing but A-Z, is matched by cue.lower_rx on `low`, at half the cost."""
     if occurrences is None:
         return list(cue.rx.finditer(text))
-    at: set[int] = set()
-    for start in cue.starts:
-        at.update(occurrences.get(start, ()))
+    # No two starts of a cue begin at one place (none is the beginning of another).
+    at = [i for start in cue.starts if start in occurrences for i in occurrences[start]]
+    if not at:
+        return []
+    at.sort()
     out = []
     end = 0
     match, target = (cue.lower_rx.match, low) if text.isascii() else (cue.rx.match, text)
-    for i in sorted(at):
+    for i in at:
         if i < end:
             continue  # inside the previous match: finditer goes on from its end
         m = match(target, i)
