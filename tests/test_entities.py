@@ -271,6 +271,14 @@ def test_only_the_characters_folded_apart_match_a_start_other_than_in_lower_case
     assert apart == set(_FOLDED_APART)
 
 
+def test_no_start_of_a_cue_begins_another() -> None:
+    # _matches takes the places where each start begins as disjoint.
+    from kg.nlp.proposals import _CUES
+
+    for cue in _CUES:
+        assert not [(a, b) for a in cue.starts for b in cue.starts if a != b and b.startswith(a)]
+
+
 def test_proposal_cues_are_written_in_lower_case() -> None:
     # _matches tries them without IGNORECASE on lower-cased text: equal only so.
     from kg.nlp.proposals import _CUES

@@ -223,3 +223,21 @@ def test_select_chooses_as_first_written(specs) -> None:
 
     cands = [Candidate(start, start + size, label, source) for start, size, label, source in specs]
     assert [id(c) for c in _select(cands, 16)] == [id(c) for c in _select_one_by_one(cands)]
+
+
+@pytest.mark.parametrize("text", [
+    "The Speech Task Audio Benchmark (STAB) is new. We propose STAB, and STAB-2 beats STAB on it.",
+    "A Saliency Attention Filter R-CNN (SAF R-CNN) is fast. We present SAF R-CNN; SAF R-CNNs follow.",
+    "Balanced error rate (BER) and bit error rate (BER) differ. Then BER, BER and BERs.",
+    "No pairs here at all.",
+])
+def test_short_form_use_at_a_token_is_short_form_uses_there(nlp, text) -> None:
+    from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
+    from kg.nlp.proposals import _short_form_use
+    from kg.nlp.tokens import view_columns
+
+    doc = nlp(text)
+    uses = short_form_uses(doc)
+    texts = view_columns(doc)[0]
+    for k in range(len(doc)):
+        assert _short_form_use(texts, abbreviation_pairs(doc), k) == uses.get(k)

@@ -12,23 +12,20 @@ import kg
 from kg.model import Abstract
 from kg.nlp import ENTITY_TYPES, make_pipeline
 from kg.nlp.entities import doc_extension, fold_name, settled_entities
-from kg.nlp.tokens import doc_text, sentence_starts_of, token_view
+from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
 
 
 def _sentence_offsets(doc: Doc) -> list[list[int]]:
-    """[start, end] characters of each sentence, read from the token view
-    (kg.nlp.tokens) instead of building a Span per sentence."""
+    """[start, end] characters of each sentence, read from the token
+    columns (kg.nlp.tokens) instead of building a Span per sentence. A
+    sentence ends where the next starts, as in the token view."""
     if not len(doc):
         return [[s.start_char, s.end_char] for s in doc.sents]
-    view = token_view(doc)
-    out = []
-    for start in sentence_starts_of(doc):
-        tok = view[start]
-        last = view[tok.sent_end - 1]
-        out.append([tok.idx, last.idx + len(last.text)])
-    return out
+    texts, _, idxs = view_columns(doc)[:3]
+    starts = sentence_starts_of(doc)
+    return [[idxs[start], idxs[end - 1] + len(texts[end - 1])] for start, end in zip(starts, starts[1:] + [len(texts)])]
 
 
 def _merged_entities(doc: Doc) -> dict[str, list[dict]]:
@@ -51,9 +48,10 @@ def _merged_entities(doc: Doc) -> dict[str, list[dict]]:
         ent, folded, aliases = found
         if also:
             aliases.update(also)
-        for form in (written, name):
-            if fold_name(form) != folded:
-                aliases.add(form)
+        if fold_name(written) != folded:
+            aliases.add(written)
+        if name is not written and fold_name(name) != folded:
+            aliases.add(name)
         if aliases and "aliases" not in ent:
             ent["aliases"] = None  # its place among the keys; the sorted aliases go in below
         if proposed:

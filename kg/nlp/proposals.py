@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
-from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
+from kg.nlp.abbreviations import abbreviation_pairs
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
@@ -247,13 +247,15 @@ def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]] |
     nothing but A-Z, is matched by cue.lower_rx on `low`, at half the cost."""
     if occurrences is None:
         return list(cue.rx.finditer(text))
-    at: set[int] = set()
-    for start in cue.starts:
-        at.update(occurrences.get(start, ()))
+    # No two starts of a cue begin at one place (none is the beginning of another).
+    at = [i for start in cue.starts if start in occurrences for i in occurrences[start]]
+    if not at:
+        return []
+    at.sort()
     out = []
     end = 0
     match, target = (cue.lower_rx.match, low) if text.isascii() else (cue.rx.match, text)
-    for i in sorted(at):
+    for i in at:
         if i < end:
             continue  # inside the previous match: finditer goes on from its end
         m = match(target, i)
@@ -263,6 +265,18 @@ def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]] |
     return out
 
 
+def _short_form_use(texts: tuple[str, ...], pairs: list[tuple[Span, Span]], k: int) -> tuple[Span, int] | None:
+    """kg.nlp.abbreviations.short_form_uses(doc).get(k): the use of a short
+    form that starts at token k, as (its long form, number of tokens); the
+    first pair's whose short form is there, at or after its definition. Asked
+    for one token, it needs no scan of the text."""
+    for long, short in pairs:
+        n = short.end - short.start
+        if k >= short.start and texts[k:k + n] == texts[short.start:short.end]:
+            return long, n
+    return None
+
+
 @Language.component("kg_proposals")
 def find_proposals(doc: Doc) -> Doc:
     lex = lexicon()
@@ -270,11 +284,10 @@ def find_proposals(doc: Doc) -> Doc:
     abbreviations = abbreviation_pairs(doc)
     pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
     text = doc_text(doc)
-    idxs = view_columns(doc)[2]
+    texts, idxs = view_columns(doc)[0], view_columns(doc)[2]
     low = text.lower()
     occurrences = _occurrences(low) if _starts_hold(text, low) else None
     found: list[tuple[Name, str]] = []
-    short_uses = None  # short_form_uses(doc), once a name needs it
     called = _matches(_CALLED_CUE, text, low, occurrences)
     called_at = [m.start() for m in called]
     for cue in _CUES:
@@ -297,9 +310,7 @@ def find_proposals(doc: Doc) -> Doc:
                 name = _lower_proposal_at(v, text, nxt, lex) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
-                if short_uses is None:
-                    short_uses = short_form_uses(doc) if abbreviations else {}
-                use = short_uses.get(name[0])
+                use = _short_form_use(texts, abbreviations, name[0])
                 if use is not None and name[1] - name[0] <= use[1]:
                     name = use[0].start, use[0].end
                 found.append((name, _label(v, text, m.end(), name)))
