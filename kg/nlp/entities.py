@@ -15,8 +15,8 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator, MutableMapping
 from bisect import bisect_left
+from collections.abc import Iterator, MutableMapping
 from functools import lru_cache, partial
 from operator import attrgetter
 from typing import Any, Iterable, NamedTuple
@@ -67,7 +67,8 @@ class SpanExtensions:
         return [get(("._.", name, a, b), default) for name, default in zip(self.names, self.defaults)]
 
     def write(self, span: Span, values: Iterable[Any], overwrite: bool = True) -> None:
-        """Set the values; with overwrite=False, not those already set."""
+        """Set the values; with overwrite=False, not those already set (a
+        value kept elsewhere than in user_data, by a setter, is always set)."""
         if not self.direct:
             ext = span._
             for name, value in zip(self.names, values):
