@@ -100,7 +100,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             cur = []
             i += 3 if low == "as" else 1
             continue
-        if c.improve_verb.fullmatch(tok.text) or c.achieve_verb.fullmatch(tok.text):
+        if c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text):
             break  # the next clause: "... and further outperforms ..."
         inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
         if low in _END_PUNCT or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
@@ -180,7 +180,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         return Baseline(last.name, last.start, last.end, named=True)
     if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
         return None
-    if cues().self_reference.fullmatch(text) or text.lower() in ("ours", "it", "them", "this", "that"):
+    if cues().self_reference.pattern.fullmatch(text) or text.lower() in ("ours", "it", "them", "this", "that"):
         return None
     words = text.lower()
     head = last.lower_

@@ -11,6 +11,7 @@ from typing import NamedTuple, Sequence
 from spacy.tokens import Doc
 
 from kg.extract.numbers import Quantity, quantities as find_quantities
+from kg.extract.relation_cues import Places
 from kg.nlp.entities import settled_entities
 from kg.nlp.tokens import view_columns
 
@@ -45,6 +46,7 @@ class Sentence:
     end_char: int
     text: str  # doc_text[start_char:end_char]
     lower: str  # text.lower(), made once for the rules' cheap pre-checks
+    places: Places  # where the cue words begin in `lower`, found when first asked
     doc_text: str
     mentions: list[Mention]
     main: str | None  # the paper's main proposed method
@@ -100,8 +102,8 @@ def sentence_view(doc: Doc, bounds: tuple[int, int, int, int], doc_text: str, en
                         m.proposed or (m.label == "Method" and m.name == main), m.tok_start, m.tok_end)
                 for m in ents]
     text = doc_text[base:end_char]
-    s = Sentence(doc, start, end, base, end_char, text, text.lower() if lower is None else lower, doc_text,
-                 mentions, main)
+    lower = text.lower() if lower is None else lower
+    s = Sentence(doc, start, end, base, end_char, text, lower, Places(text, lower), doc_text, mentions, main)
     s.by_token = {m.tok_start: m for m in mentions}
     return s
 

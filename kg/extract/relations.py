@@ -25,7 +25,7 @@ from spacy.tokens import Doc
 
 from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
-from kg.extract.relation_cues import cues
+from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -182,9 +182,11 @@ def _word_char(text: str, i: int) -> bool:
     return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
 
 
-def _refers_to_proposal(text: str) -> bool:
+def _refers_to_proposal(s: Sentence, pos: int) -> bool:
+    """ "our method", "we", "it" before character `pos` of the sentence."""
     c = cues()
-    return bool(c.self_reference.search(text) or c.it_reference.search(text))
+    text = s.text[:pos]
+    return bool(c.self_reference.search(text, s.places) or c.it_reference.search(text, s.places))
 
 
 def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> tuple[str | None, float]:
@@ -201,20 +203,20 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
         return proposed[-1].name, 0.9
     clause = s.text[start:pos]
     # "our method", "we", "it": found once, both to name the proposal and, below, to rule out others.
-    refs = [r.end() for r in _self_references(clause)]
+    refs = [r.end() for r in _self_references(clause, s.places, start)]
     if s.main and (refs or _names(clause, s.main)):
         return s.main, 0.8
-    others = [m for m in before if not _compared_mention(s.text, start, m)]
+    others = [m for m in before if not _compared_mention(s, start, m)]
     if refs and (not others or start + refs[-1] > others[-1].end):
         return None, 0.0  # "our method" with nothing proposed by name
     if others:
         return others[-1].name, 0.6
-    if s.main and cues().definite_reference.search(clause):
+    if s.main and cues().definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
     if whole:
         return whole[-1].name, 0.7
-    if s.main and _refers_to_proposal(s.text[:pos]):
+    if s.main and _refers_to_proposal(s, pos):
         return s.main, 0.65
     return None, 0.0
 
@@ -225,17 +227,19 @@ def _names(text: str, name: str) -> bool:
     return at >= 0 and not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
 
 
-def _self_references(text: str) -> list[re.Match]:
+def _self_references(clause: str, places: Places, start: int) -> list[re.Match]:
+    """ "our method", "we", "it" in `clause`, the sentence's text from `start` on."""
     c = cues()
-    return list(c.self_reference.finditer(text)) + list(c.it_reference.finditer(text))
+    return c.self_reference.finditer(clause, places, start) + c.it_reference.finditer(clause, places, start)
 
 
-def _compared_mention(text: str, start: int, m: Mention) -> bool:
+def _compared_mention(s: Sentence, start: int, m: Mention) -> bool:
     """A method named after "than", "compared to", "unlike", "outperforms": not the subject."""
+    text = s.text
     before = text[start:m.start]
     if _YARDSTICK.search(before):
         return True
-    verb = cues().improve_verb.search(before)
+    verb = cues().improve_verb.search(before, s.places, start)
     if verb and re.fullmatch(r"\s*(?:(?:the|all|both|most|strong|existing)\s+)*", before[verb.end():]):
         return True
     return bool(re.search(r"\b(?:than|compared (?:to|with)|unlike|over|against|versus|vs\.?|like|such as|e\.g\.,?|from|of|to|on|with)\s+(?:the\s+)?$",
@@ -263,12 +267,12 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
     for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
         if name in may:
-            starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text)]
+            starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text, s.places)]
     if "margin_over" in may and _DIGIT.search(text):  # a margin is a number: no digit, no scan
         starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text)]
     if "compared_to" in may:
-        compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text)]
-        gainful = bool(compared) and (c.gain_context.search(text) or any(_is_gain(s, q) for q in s.quantities))
+        compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text, s.places)]
+        gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(_is_gain(s, q) for q in s.quantities))
         for cue_start, obj_start in compared:
             other = _OTHER_SCORE.match(text, obj_start)
             if other and _beats(s, cue_start, other):
@@ -278,7 +282,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     # "improves the accuracy of BERT": the method whose result is improved.
     methods = s.of("Method")
     if "improve_of" in may and methods:
-        ends = {m.end() for m in c.improve_of.finditer(text)}
+        ends = {m.end() for m in c.improve_of.finditer(text, s.places)}
         starts += [(meth.start - 1, meth.start) for meth in methods if meth.start in ends]
     starts.sort()
     taken: list[tuple[int, int]] = []
@@ -332,7 +336,7 @@ _FRONTED = re.compile(r"^\s*(?:(?:however|moreover|furthermore|in addition|final
 def _fronted_subject(s: Sentence, cue_start: int, obj_start: int) -> tuple[str | None, float]:
     """The subject of a sentence that opens with its comparison: the proposed
     method named after the comparison's comma, else the paper's proposal."""
-    if not _FRONTED.match(s.text[:cue_start]) or not cues().compared_to.match(s.text, cue_start):
+    if not _FRONTED.match(s.text[:cue_start]) or not cues().compared_to.pattern.match(s.text, cue_start):
         return None, 0.0
     comma = s.text.find(",", obj_start)
     if comma < 0:
@@ -371,9 +375,9 @@ def _is_gain(s: Sentence, q: Quantity) -> bool:
         return False
     if q.unit == "x" or q.signed or q.gain:
         return True
-    before = s.text[max(0, q.start - 70):q.start]
+    window = max(0, q.start - 70)
     after = s.text[q.end:q.end + 40]
-    if c.gain_before.search(before) or c.gain_after.match(after):
+    if c.gain_before.search(s.text[window:q.start], s.places, window) or c.gain_after.match(after):
         return True
     return False
 
@@ -578,7 +582,8 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             metric = before[-1].name if before else None
         if metric is None:
             continue
-        if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not c.achieve_verb.search(s.text[:q.start]):
+        achieved = c.achieve_verb.search(s.text[:q.start], s.places)
+        if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not achieved:
             continue  # a bare whole number ("3 layers") is rarely a score
         subject, conf = _subject(s, q.start, [(b.start, b.end) for comp in comparisons for b in comp.baselines])
         if subject is None:
@@ -587,7 +592,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             continue  # a margin over something unnamed is not a score reached
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
-        found.add(s, rel, conf * (0.9 if c.achieve_verb.search(s.text[:q.start]) else 0.75))
+        found.add(s, rel, conf * (0.9 if achieved else 0.75))
 
 
 # -- evaluatedOn -----------------------------------------------------------------
@@ -596,7 +601,7 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
     datasets = s.of("Dataset")
     if not datasets:
         return
-    evaluative = bool(c.evaluation.search(s.text))
+    evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
         if _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start]):
