@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.extract.relation_cues import Cue, Places, _heads, cues, matches_at
+from kg.extract.relation_cues import Cue, Places, _heads, cues
+from kg.extract.scanning import matches_at
 
 _CUES = {f.name: getattr(cues(), f.name) for f in dataclasses.fields(cues())
          if isinstance(getattr(cues(), f.name), Cue)}

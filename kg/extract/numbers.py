@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
+from kg.extract.scanning import matches_at, occurrences
+
 
 @dataclass(frozen=True)
 class Quantity:
@@ -43,6 +45,8 @@ def _units() -> dict[str, str]:
 
 
 _ANY_DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
+_SIGNS = "+-\u2212\u00b1"
 _NUM = r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 # A number must not continue a name ("ResNet-50", "GPT-4o", "v1.0", "CIFAR-10").
 _BEFORE = r"(?<![\w.\-/@])"
@@ -80,8 +84,17 @@ _RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
 _OTHER_NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:\.\d+)?")
 
 
+# Words one of which the text around a number holds when _ABSOLUTE or _RELATIVE matches there.
+_GAIN_WORDS = ("absolute", "relative", "percentage", "pp", "p.p.")
+
+
 def _gain(text: str, start: int, end: int, unit: str | None) -> str | None:
     """ "absolute" or "relative" when the words right around the number say so."""
+    around = text[max(0, start - 40):end + 25]
+    if around.isascii():  # in ASCII, re.I folds nothing that lower() does not
+        around = around.lower()
+        if all(word not in around for word in _GAIN_WORDS):
+            return None  # the usual case: no word to look for, no window to cut
     before = text[max(0, start - 40):start]
     after = text[end:end + 25]
     # Only the words up to the nearest other number count, so that in
@@ -102,7 +115,27 @@ def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bo
     """Years ("in 2019") and citation years are not results."""
     if unit:
         return False
-    return bool(re.fullmatch(r"(?:19|20)\d\d", value))
+    return bool(_YEAR.fullmatch(value))
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _number_starts(text: str, first_digit: int) -> list[int]:
+    """Every place where `single` or `span` can begin a number, in order: the
+    first digit of each run of digits, a "." just before it (".5") and a
+    sign before either ("+4.7", "+.5"). A digit inside a run is no start: the
+    patterns' lookbehind refuses a number that continues a word or a number."""
+    out = []
+    for m in _DIGITS.finditer(text, first_digit):
+        d = m.start()
+        before = text[d - 1:d] if d else ""
+        if before == "." or (before and before in _SIGNS):
+            if before == "." and d >= 2 and text[d - 2] in _SIGNS:
+                out.append(d - 2)
+            out.append(d - 1)
+        out.append(d)
+    return out
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -114,15 +147,18 @@ def quantities(text: str) -> list[Quantity]:
     if not digit:
         return []
     lower = text.lower()
-    # The patterns try every position, so each scan starts where its first
-    # match could: no number starts more than two characters ("+.5") before
-    # the first digit, and only a range's "between" starts further back.
-    # (lower() keeps ASCII offsets; "from" and "between" have no letter
-    # that re.I folds with a non-ASCII one.)
-    start = max(0, digit.start() - 2)
-    between = lower.find("between") if text.isascii() else 0
-    span_start = min(start, between) if between >= 0 else start
+    # The patterns are tried only where a number can begin (see
+    # scanning.matches_at), and a range also where "between" does. (lower()
+    # keeps ASCII offsets; "from" and "between" have no letter that re.I
+    # folds with a non-ASCII one, but in other text lower() may change the
+    # offsets, so the range pattern scans it all.)
+    numbers = _number_starts(text, digit.start())
     single, from_to, span = _patterns()
+    if text.isascii():
+        between = occurrences(lower, "between")
+        ranges = matches_at(span, text, sorted(numbers + between) if between else numbers)
+    else:
+        ranges = span.finditer(text)
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
 
@@ -138,7 +174,7 @@ def quantities(text: str) -> list[Quantity]:
                      from_value=m.group("a"))
         found.append(replace(q, gain=_gain(text, q.start, q.end, unit)))
         taken.append((m.start(), m.end()))
-    for m in span.finditer(text, span_start):
+    for m in ranges:
         if not free(m.start(), m.end()):
             continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
@@ -152,7 +188,7 @@ def quantities(text: str) -> list[Quantity]:
         found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=ub,
                               gain=_gain(text, m.start(), m.end(), ub)))
         taken.append((m.start(), m.end()))
-    for m in single.finditer(text, start):
+    for m in matches_at(single, text, numbers):
         if not free(m.start(), m.end()):
             continue
         unit = _unit(m.group("unit"))

@@ -11,6 +11,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Iterable
 
+from kg.extract.scanning import matches_at, occurrences
+
 
 def _alt(pieces: list[str]) -> str:
     """One alternation of `pieces`, longest first. When every piece begins
@@ -92,11 +94,8 @@ class Places:
             found = self.of_cue[cue] = []
             lower = self.lower
             for head in cue.heads:
-                if head in lower:  # most heads are absent: one scan, and no more
-                    i = lower.find(head)
-                    while i >= 0:
-                        found.append(i)
-                        i = lower.find(head, i + 1)
+                if head in lower:  # most heads are absent: the test is all they cost
+                    found += occurrences(lower, head)
             if len(cue.heads) > 1:
                 found.sort()  # no duplicates: no head begins another
         return found
@@ -146,24 +145,6 @@ class Cue:
         if starts[-1] < length:
             return starts
         return starts[:bisect_left(starts, length)]
-
-
-def matches_at(pattern: re.Pattern, text: str, starts: Iterable[int]) -> list[re.Match]:
-    """What pattern.finditer(text) finds, given every place a match can begin
-    (ascending; more are harmless): the pattern is tried only there. As in
-    finditer, a match cannot begin inside the one before it. pattern.match
-    at a position still sees the text before it (for \\b and lookbehinds), as
-    the scan does. The pattern must not match the empty string."""
-    out = []
-    end = 0
-    match = pattern.match
-    for i in starts:
-        if i >= end:
-            m = match(text, i)
-            if m:
-                out.append(m)
-                end = m.end()
-    return out
 
 
 @dataclass(frozen=True)

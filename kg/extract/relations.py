@@ -27,6 +27,7 @@ from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
+from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 # The lookahead (the first characters the alternatives can match) lets most
@@ -158,23 +159,15 @@ def _clause_breaks(text: str, lower: str) -> list[int]:
     folds letters that lower() keeps apart (ı, ſ), so the regex is used."""
     if not text.isascii():
         return [m.end() for m in _CLAUSE_BREAK.finditer(text)]
-    ends = [i + 1 for mark in ";:" for i in _occurrences(text, mark)]
+    ends = [i + 1 for mark in ";:" for i in occurrences(text, mark)]
     for word in _BREAK_WORDS:
-        for i in _occurrences(lower, word):
+        for i in occurrences(lower, word):
             j = i + len(word)
             if not _word_char(lower, i - 1) and not _word_char(lower, j):  # \b on both sides
                 ends.append(j)
     # Whole words and single marks never overlap, so every occurrence is a match of the regex.
     ends.sort()
     return ends
-
-
-def _occurrences(text: str, word: str) -> Iterator[int]:
-    """Where `word` starts in `text`, each place, left to right."""
-    i = text.find(word)
-    while i >= 0:
-        yield i
-        i = text.find(word, i + 1)
 
 
 def _word_char(text: str, i: int) -> bool:
