@@ -28,7 +28,7 @@ import spacy  # noqa: E402
 
 from bench_corpus import make_corpus, seed_rows  # noqa: E402
 from kg.io import ReadReport, read_inputs  # noqa: E402
-from kg.nlp import make_pipeline  # noqa: E402
+from kg.extract.pipeline import extraction_pipeline  # noqa: E402
 
 
 def timed(label: str, run, texts: list[str]) -> float:
@@ -57,7 +57,7 @@ def main() -> None:
     texts = [a.text for a in read_inputs([path], ReadReport())]
     print(f"{len(texts)} abstracts; model {args.model} with {', '.join(stat.pipe_names)}")
     tokenizer = spacy.blank("en").tokenizer
-    kg = make_pipeline()
+    kg = extraction_pipeline()
     stat(texts[0]), kg(texts[0])  # load lazily built tables before timing
     base = timed("bare tokenizer", lambda ts: tokenizer.pipe(ts, batch_size=256), texts)
     rules = timed("kg rule pipeline (entities+relations)", lambda ts: kg.pipe(ts, batch_size=64), texts)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_corpus import seed_rows  # noqa: E402
-from kg.nlp import make_pipeline  # noqa: E402
+from kg.extract.pipeline import extraction_pipeline  # noqa: E402
 
 
 def best(fn, repeat: int) -> float:
@@ -40,7 +40,7 @@ def main() -> None:
     args = ap.parse_args()
     texts = [row.get("abstract") or row.get("text") or "" for row in seed_rows()]
     bare = spacy.blank("en")
-    nlp = make_pipeline()
+    nlp = extraction_pipeline()
     rel = nlp.get_pipe("kg_relations")
     docs = []
 

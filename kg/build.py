@@ -16,7 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable
 
-from kg.extract.parallel import record_stream
+from kg.extract.stream import record_stream
+from kg.model import ExtractOptions
 from kg.graph import record_quads
 from kg.io import ReadReport, read_inputs
 from kg.io.outputs import OutputSet
@@ -86,9 +87,10 @@ def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: Stag
 
 
 def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
-          gazetteers: Iterable[str | os.PathLike] = (), view: bool = True, workers: int = 1,
+          options: ExtractOptions = ExtractOptions(), view: bool = True, workers: int = 1,
           dask=None, progress: bool = False, clock: StageClock | None = None) -> BuildSummary:
     """A fresh build of `inputs` into `out_dir`, replacing earlier outputs as a whole.
+    `options` holds the user's gazetteer and rules files for extraction.
     Extraction runs in `workers` local processes, or on the Dask cluster `dask`
     (a scheduler address or a distributed.Client); `progress` draws a bar on
     stderr when it is a terminal. `clock` may be passed to watch the stages
@@ -98,13 +100,12 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     out.mkdir(parents=True, exist_ok=True)
     summary = BuildSummary(out_dir=out)
     report = ReadReport()
-    gazetteers = list(gazetteers)
     clock = clock or StageClock()
     abstracts = clock.iterate("read", read_inputs(inputs, report, fmt))
-    pairs = record_stream(abstracts, gazetteers, workers=workers, dask=dask)
+    pairs = record_stream(abstracts, options, workers=workers, dask=dask)
     if progress and progress_wanted():
         pairs = track(pairs, total=estimate_abstracts(inputs, fmt), desc="build")
-    resolver = entity_resolver(gazetteers)
+    resolver = entity_resolver(options.gazetteers)
 
     # Every output is staged and committed together (kg.io.outputs): a build
     # killed at any moment leaves the previous set, complete and consistent.

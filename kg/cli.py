@@ -32,6 +32,16 @@ def _err(msg: str) -> int:
     return 2
 
 
+def _confidence(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         n = int(text)
@@ -62,9 +72,16 @@ def _strict_refusal(args: argparse.Namespace) -> int | None:
 
 
 # -- extract ------------------------------------------------------------------
+def _extract_options(args: argparse.Namespace) -> "ExtractOptions":
+    from kg.model import ExtractOptions
+
+    return ExtractOptions(gazetteers=tuple(args.gazetteer), rules=tuple(getattr(args, "rules", ())),
+                          min_confidence=getattr(args, "min_confidence", 0.0))
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
     from kg.extract.dask_runner import DaskError
-    from kg.extract.parallel import record_stream
+    from kg.extract.stream import record_stream
     from kg.io import ReadReport, read_inputs
     from kg.io.atomic import atomic_write
     from kg.progress import estimate_abstracts, track, wanted
@@ -73,7 +90,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if refused is not None:
         return refused
     report = ReadReport()
-    stream = record_stream(read_inputs(args.inputs, report, args.format), args.gazetteer,
+    stream = record_stream(read_inputs(args.inputs, report, args.format), _extract_options(args),
                            workers=args.workers, dask=args.dask)
     if wanted(args.quiet):
         stream = track(stream, total=estimate_abstracts(args.inputs, args.format), desc="extract")
@@ -111,14 +128,14 @@ def cmd_build(args: argparse.Namespace) -> int:
             return _err("--update needs the INPUT files to add")
         from kg.update import update
         try:
-            summary = update(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer,
+            summary = update(inputs, args.output, fmt=args.format, options=_extract_options(args),
                              view=not args.no_view, workers=args.workers, dask=args.dask)
         except DaskError as err:
             return _err(str(err))
         print("\n".join(summary.lines()))
         return 1 if summary.skipped else 0
     try:
-        summary = build(inputs, args.output, fmt=args.format, gazetteers=args.gazetteer, view=not args.no_view,
+        summary = build(inputs, args.output, fmt=args.format, options=_extract_options(args), view=not args.no_view,
                         workers=args.workers, dask=args.dask, progress=not args.quiet)
     except DaskError as err:
         return _err(str(err))
@@ -247,7 +264,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             from kg.io import ReadReport, read_inputs
 
             report = ReadReport()
-            extractor = Extractor(args.gazetteer)
+            extractor = Extractor.from_options(_extract_options(args))
             pred = [rec for _, rec in extractor.records(read_inputs([args.input], report, None))]
             for s in report.skipped:
                 print(f"kg: skipped {s}", file=sys.stderr)
@@ -287,6 +304,15 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar (it is drawn on stderr only when that is a terminal)")
 
+    def rules_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--rules", action="append", default=[], metavar="FILE",
+                        help="rules file that extends or replaces kg's word lists, cue phrases and patterns "
+                             "(JSON: {family: {\"extend\"|\"replace\": {key: [...]}}}; see docs/rules.md); "
+                             "may be repeated, applied in order")
+        sp.add_argument("--min-confidence", type=_confidence, default=0.0, metavar="C",
+                        help="leave out facts whose confidence is below C (0..1); docs/rules.md gives the "
+                             "share of facts that are right at each setting (default: 0, keep all)")
+
     def inputs_opts(sp: argparse.ArgumentParser, required: bool) -> None:
         sp.add_argument("inputs", nargs="+" if required else "*", metavar="INPUT",
                         help="abstract files: .jsonl (id, title, abstract; arXiv metadata rows too), "
@@ -295,6 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="input format for every INPUT (default: from each file's extension)")
         sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
                         help="extra gazetteer (JSON Lines of {name, type, aliases}); may be repeated")
+        rules_opts(sp)
         sp.add_argument("--strict", action="store_true",
                         help="fail (exit code 3, nothing written) if any input record would be skipped; "
                              "without it, skipped records are listed and the exit code is 1")
@@ -402,6 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--input", metavar="INPUT.jsonl", help="abstracts to extract from instead of PRED.jsonl")
     sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
                     help="extra gazetteer for --input (JSON Lines of {name, type, aliases}); may be repeated")
+    rules_opts(sp)
     sp.add_argument("--errors", action="store_true", help="also list misses and false hits, one per line")
     sp.add_argument("--json", action="store_true", help="print the figures as JSON")
     sp.set_defaults(func=cmd_eval)
@@ -425,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         gazetteer = sys.modules.get("kg.nlp.gazetteer")
         if gazetteer is not None and isinstance(err, gazetteer.GazetteerError):
             return _err(f"gazetteer: {err}")
+        from kg.rules import RulesError
+        if isinstance(err, RulesError):
+            return _err(f"rules: {err}")
         raise
     except OSError as err:
         # Input files are opened by the readers, which report their own faults;

@@ -29,6 +29,17 @@ class Abstract:
     line: int = 0  # 1-based line (or record number) in that file
 
 
+@dataclass(frozen=True)
+class ExtractOptions:
+    """What an extraction pipeline is built with, the same in every worker:
+    the user's extra gazetteer and rules files, and the least confidence a
+    fact needs to go into a record."""
+
+    gazetteers: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    min_confidence: float = 0.0
+
+
 @dataclass
 class Skip:
     """An input record that was not processed, and why."""

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator
 from kg.build import RECORDS, entity_resolver, finish_outputs
 from kg.graph import record_quads
 from kg.io.outputs import OutputSet
-from kg.model import Abstract
+from kg.model import Abstract, ExtractOptions
 from kg.store import STORE_DIRNAME, KGStore, StoreError, store_path
 
 
@@ -68,19 +68,18 @@ class UpdateSummary:
 
 
 def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
-           gazetteers: Iterable[str | os.PathLike] = (), view: bool = True, workers: int = 1,
+           options: ExtractOptions = ExtractOptions(), view: bool = True, workers: int = 1,
            dask=None) -> UpdateSummary:
     """Add the abstracts of `inputs` to the build in `out_dir` (see the module
-    doc). Extraction runs as in a build: in this process, in `workers` local
-    processes, or on the Dask cluster `dask`."""
-    from kg.extract.parallel import record_stream
+    doc). Extraction runs as in a build, with the user's files in `options`:
+    in this process, in `workers` local processes, or on the Dask cluster `dask`."""
+    from kg.extract.stream import record_stream
     from kg.io import ReadReport, read_inputs
 
     t0 = time.perf_counter()
     summary = UpdateSummary(out_dir=Path(out_dir))
     report = ReadReport()
-    gazetteers = list(gazetteers)
-    resolver = entity_resolver(gazetteers)
+    resolver = entity_resolver(options.gazetteers)
     known: set[str] = set()
 
     def change(store: KGStore) -> dict[str, dict | None]:
@@ -99,7 +98,7 @@ def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, f
             return changes  # nothing new: no need to load the pipeline
         # The stream pulls abstracts in this thread, between the writes below, so the
         # store is never read and written at once.
-        for abstract, record in record_stream(itertools.chain([first], pending), gazetteers,
+        for abstract, record in record_stream(itertools.chain([first], pending), options,
                                               workers=workers, dask=dask):
             pid = record["id"]
             if pid in changes or store.paper_text(pid) is not None:

@@ -13,7 +13,7 @@ from kg.nlp import make_pipeline
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline(relations=False)
+    return make_pipeline()
 
 
 def entities(nlp, text: str) -> set[tuple[str, str]]:
@@ -131,7 +131,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 _WORDS = ["We", "propose", "introduce", "called", "FooNet", "(", ")", "FN", ",", "a", "novel", "dataset", "on",
           "CIFAR-10", "and", "accuracy", "for", "image", "classification", ".", "the", "benchmark", "BER",
           "balanced", "error", "rate", "Large", "Models", "LMs", "our", "method", "\\textbf{", "}", "$", "e.g.", "\n\n"]
-_NLP = make_pipeline(relations=False)
+_NLP = make_pipeline()
 
 
 @settings(max_examples=60, deadline=None)

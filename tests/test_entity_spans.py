@@ -18,7 +18,7 @@ TEXT = ("We propose QuillNet, a novel model for reef mapping. QuillNet beats BER
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline(relations=False)
+    return make_pipeline()
 
 
 def _as_entities(doc: Doc) -> list[Entity]:

@@ -32,7 +32,7 @@ def test_false_pairs(short: str, long: str) -> None:
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline(relations=False)
+    return make_pipeline()
 
 
 def pairs(nlp, text: str) -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from kg.nlp import gazetteer, make_pipeline
+from kg.nlp.lexicon import lexicon
 
 TYPES = ("Method", "Dataset", "Task", "Metric")
 
@@ -30,7 +31,7 @@ def entities(nlp, text: str) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline(relations=False)
+    return make_pipeline()
 
 
 def test_known_names_get_their_types(nlp) -> None:
@@ -62,7 +63,7 @@ def test_a_user_gazetteer_extends_the_lists(tmp_path) -> None:
     extra = tmp_path / "mine.jsonl"
     extra.write_text(json.dumps({"name": "Quokka-Set", "type": "Dataset", "aliases": ["QKS"]}) + "\n",
                      encoding="utf-8")
-    nlp = make_pipeline([extra], relations=False)
+    nlp = make_pipeline([extra])
     found = entities(nlp, "We evaluate on QKS, our new collection.")
     assert ("QKS", "Dataset") in found
 
@@ -87,6 +88,6 @@ def test_plain_names_make_the_patterns_their_docs_would(nlp, monkeypatch) -> Non
 
     fast = nlp.get_pipe("kg_gazetteer")
     monkeypatch.setattr(CleaningTokenizer, "plain_words", lambda self, text: None)
-    slow = gazetteer.GazetteerMatcher(nlp, gazetteer.load())
+    slow = gazetteer.GazetteerMatcher(nlp, gazetteer.load(), lexicon())
     for a, b in ((fast.exact, slow.exact), (fast.lower, slow.lower)):
         assert a.__reduce__()[1][1] == b.__reduce__()[1][1]

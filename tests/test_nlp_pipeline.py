@@ -34,7 +34,7 @@ def test_kept_attributes_read_as_with_spacys_vocab() -> None:
 def test_the_pipeline_keeps_the_attributes_kg_reads() -> None:
     from kg.nlp import make_pipeline
 
-    nlp = make_pipeline(relations=False)
+    nlp = make_pipeline()
     assert set(nlp.vocab.lex_attr_getters) == LEXICAL_ATTRIBUTES
     assert {"LOWER", "IS_SPACE", "IS_PUNCT", "IS_ALPHA", "LIKE_NUM", "LANG"} == {
         name for name, attr in IDS.items() if attr in LEXICAL_ATTRIBUTES}

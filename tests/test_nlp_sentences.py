@@ -9,7 +9,7 @@ from kg.nlp import make_pipeline
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline(relations=False)
+    return make_pipeline()
 
 
 def sentences(nlp, text: str) -> list[str]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from kg.nlp import make_pipeline
 from kg.nlp.tokenizer import cleaning_tokenizer, install
 
-_PIPELINE = make_pipeline(relations=False)
+_PIPELINE = make_pipeline()
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def test_the_text_tokenizer_remembers_a_whole_fields_vocabulary() -> None:
     a few hundred abstracts; past it, chunks are split anew on every use."""
     from kg.nlp.pipeline import TEXT_TOKENIZER_CACHE, make_pipeline
 
-    nlp = make_pipeline(relations=False)
+    nlp = make_pipeline()
     assert nlp.tokenizer.inner.max_cache_size == TEXT_TOKENIZER_CACHE >= 100_000
 
 

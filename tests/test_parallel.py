@@ -11,7 +11,9 @@ import pytest
 
 from kg.cli import main
 from kg.extract import Extractor
-from kg.extract.parallel import chunked, ordered_results, parallel_records, record_stream
+from kg.extract.parallel import chunked, ordered_results, parallel_records
+from kg.extract.stream import record_stream
+from kg.model import ExtractOptions
 from kg.model import Abstract
 from kg.nlp.gazetteer import GazetteerError
 
@@ -58,7 +60,7 @@ def test_a_bad_gazetteer_is_reported_before_any_worker_starts(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"name": "X", "type": "Planet"}\n', encoding="utf-8")
     with pytest.raises(GazetteerError, match="bad.jsonl:1"):
-        record_stream(invented_abstracts(2), [bad], workers=2)
+        record_stream(invented_abstracts(2), ExtractOptions(gazetteers=(str(bad),)), workers=2)
 
 
 def test_ordered_results_keeps_order_when_later_chunks_finish_first():

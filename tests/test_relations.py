@@ -238,9 +238,9 @@ def test_low_confidence_relations_can_be_left_out():
 
 
 def test_pipeline_runs_the_component():
-    from kg.nlp import make_pipeline
+    from kg.extract.pipeline import extraction_pipeline
 
-    nlp = make_pipeline()
+    nlp = extraction_pipeline()
     assert "kg_relations" in nlp.pipe_names
     doc = nlp("We propose a model. It works well.")
     assert isinstance(doc._.kg_relations, list)

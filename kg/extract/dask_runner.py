@@ -4,7 +4,7 @@ Partitions of abstracts are sent to the cluster's workers, which run the same
 Extractor as a local build; records come back in input order and the caller
 loads them into the store, so the graph is the same as a local build's. A few
 partitions per worker thread are in flight at a time, so the client's memory
-stays bounded. Workers need kg installed; extra gazetteer files are sent to
+stays bounded. Workers need kg installed; extra gazetteer and rules files are sent to
 them, so they need not share a file system with the client.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from kg.extract.parallel import Pair, chunked, ordered_results
-from kg.model import Abstract
+from kg.model import Abstract, ExtractOptions
 
 PARTITION = 256
 IN_FLIGHT_PER_THREAD = 2
@@ -29,21 +29,23 @@ class DaskError(RuntimeError):
     """The cluster cannot be used: dask missing, scheduler unreachable."""
 
 
-def dask_records(abstracts: Iterable[Abstract], scheduler: Any, gazetteers: Iterable[str | os.PathLike] = (), *,
+def dask_records(abstracts: Iterable[Abstract], scheduler: Any, options: ExtractOptions = ExtractOptions(), *,
                  partition: int = PARTITION) -> Iterator[Pair]:
     """(abstract, record) pairs in input order, extracted on the Dask cluster at
     `scheduler` (an address such as tcp://host:8786, or a distributed.Client)."""
     client, owned = connect(scheduler)
     try:
-        files = tuple((Path(p).name, Path(p).read_bytes()) for p in gazetteers)
-        key = hashlib.sha256(repr(files).encode()).hexdigest()[:16]
+        files = (tuple((Path(p).name, Path(p).read_bytes()) for p in options.gazetteers),
+                 tuple((Path(p).name, Path(p).read_bytes()) for p in options.rules))
+        key = hashlib.sha256(repr((files, options.min_confidence)).encode()).hexdigest()[:16]
         # Sent once to every worker, not once per partition.
         [files_on_cluster] = client.scatter([files], broadcast=True, hash=False)
         threads = sum(client.nthreads().values()) or 1
         try:
             yield from ordered_results(
                 chunked(abstracts, partition),
-                lambda chunk: client.submit(extract_partition, chunk, key, files_on_cluster, pure=False),
+                lambda chunk: client.submit(extract_partition, chunk, key, files_on_cluster, options.min_confidence,
+                                             pure=False),
                 window=max(2, threads * IN_FLIGHT_PER_THREAD),
             )
         except ImportError as err:  # raised on a worker, re-raised here
@@ -69,14 +71,15 @@ def connect(scheduler: Any) -> tuple[Any, bool]:
 
 
 # -- worker side ----------------------------------------------------------------
-# One Extractor per worker thread and gazetteer set: a spaCy pipeline is built
+# One Extractor per worker thread and set of user files: a spaCy pipeline is built
 # once, not once per partition, and is never shared between threads.
 _local = threading.local()
-_gazetteer_dirs: dict[str, list[str]] = {}
+_worker_dirs: dict[str, list[list[str]]] = {}
 _dirs_lock = threading.Lock()
 
 
-def extract_partition(chunk: list[Abstract], key: str, files: tuple[tuple[str, bytes], ...]) -> list[dict]:
+def extract_partition(chunk: list[Abstract], key: str, files: tuple[tuple[tuple[str, bytes], ...], ...],
+                      min_confidence: float) -> list[dict]:
     extractors = getattr(_local, "extractors", None)
     if extractors is None:
         extractors = _local.extractors = {}
@@ -84,21 +87,26 @@ def extract_partition(chunk: list[Abstract], key: str, files: tuple[tuple[str, b
     if extractor is None:
         from kg.extract.record import Extractor
 
-        extractor = extractors[key] = Extractor(_gazetteer_paths(key, files))
+        gazetteers, rules = _worker_files(key, files)
+        extractor = extractors[key] = Extractor(gazetteers, rules, min_confidence)
     return [rec for _, rec in extractor.records(chunk, batch_size=len(chunk))]
 
 
-def _gazetteer_paths(key: str, files: tuple[tuple[str, bytes], ...]) -> list[str]:
-    """The gazetteer files written to this worker's disk, once per process.
-    Names are kept: a file's stem ("datasets") gives its entries' type."""
+def _worker_files(key: str, files: tuple[tuple[tuple[str, bytes], ...], ...]) -> list[list[str]]:
+    """The user's files (gazetteers, rules) written to this worker's disk, once
+    per process. Names are kept: a gazetteer file's stem ("datasets") gives
+    its entries' type."""
     with _dirs_lock:
-        if key not in _gazetteer_dirs:
-            root = Path(tempfile.mkdtemp(prefix=f"kg-gazetteers-{key}-"))
-            paths = []
-            for i, (name, data) in enumerate(files):
-                path = root / str(i) / name
-                path.parent.mkdir()
-                path.write_bytes(data)
-                paths.append(str(path))
-            _gazetteer_dirs[key] = paths
-        return _gazetteer_dirs[key]
+        if key not in _worker_dirs:
+            root = Path(tempfile.mkdtemp(prefix=f"kg-files-{key}-"))
+            groups = []
+            for g, group in enumerate(files):
+                paths = []
+                for i, (name, data) in enumerate(group):
+                    path = root / str(g) / str(i) / name
+                    path.parent.mkdir(parents=True)
+                    path.write_bytes(data)
+                    paths.append(str(path))
+                groups.append(paths)
+            _worker_dirs[key] = groups
+        return _worker_dirs[key]

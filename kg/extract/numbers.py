@@ -8,12 +8,11 @@ which metric a number belongs to is decided by the relation component.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 
+from kg import rules
 from kg.extract.scanning import matches_at, occurrences
 
 
@@ -34,11 +33,9 @@ class Quantity:
 
 @lru_cache(maxsize=1)
 def _units() -> dict[str, str]:
-    """Written unit -> the unit the record uses (data: resources/relations/units.json)."""
-    path = resources.files("kg.resources") / "relations" / "units.json"
-    table = json.loads(path.read_text(encoding="utf-8"))
+    """Written unit -> the unit the record uses (rule family "units")."""
     out: dict[str, str] = {}
-    for unit, forms in table.items():
+    for unit, forms in rules.load("units")["units"].items():
         for form in forms:
             out[form.lower()] = unit
     return out

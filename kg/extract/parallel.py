@@ -14,10 +14,9 @@ import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
 
-from kg.model import Abstract
+from kg.model import Abstract, ExtractOptions
 
 T = TypeVar("T")
 Pair = tuple[Abstract, dict]
@@ -68,7 +67,7 @@ def _pairs(chunk: list[Abstract], fut: _Result) -> Iterator[Pair]:
 _worker_extractor = None
 
 
-def _init_worker(gazetteers: list[str]) -> None:
+def _init_worker(options: ExtractOptions) -> None:
     global _worker_extractor
     import signal
 
@@ -79,7 +78,7 @@ def _init_worker(gazetteers: list[str]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent()
 
-    _worker_extractor = Extractor(gazetteers)
+    _worker_extractor = Extractor.from_options(options)
 
 
 def _exit_with_parent() -> None:
@@ -103,39 +102,15 @@ def _extract_chunk(chunk: list[Abstract]) -> list[dict]:
 
 
 # -- parent side ----------------------------------------------------------------
-def parallel_records(abstracts: Iterable[Abstract], gazetteers: Iterable[str | os.PathLike] = (), *,
+def parallel_records(abstracts: Iterable[Abstract], options: ExtractOptions = ExtractOptions(), *,
                      workers: int = 2, chunk_size: int = DEFAULT_CHUNK) -> Iterator[Pair]:
     """(abstract, record) pairs in input order, extracted by `workers` processes."""
-    gaz = [str(Path(p)) for p in gazetteers]
     # The platform's default start method: fork on Linux, where workers then
     # share the parent's imported spaCy and start in a fraction of a second.
     ctx = multiprocessing.get_context()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(gaz,))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(options,))
     try:
         yield from ordered_results(chunked(abstracts, chunk_size), lambda c: pool.submit(_extract_chunk, c),
                                    window=workers * IN_FLIGHT_PER_WORKER)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def record_stream(abstracts: Iterable[Abstract], gazetteers: Iterable[str | os.PathLike] = (), *,
-                  workers: int = 1, dask: Any = None) -> Iterator[Pair]:
-    """The records of `abstracts` in input order, by the chosen engine: one
-    process, `workers` local processes, or a Dask cluster (`dask` is a
-    scheduler address or a distributed.Client)."""
-    gazetteers = [str(p) for p in gazetteers]
-    if dask is not None or workers > 1:
-        # Bad gazetteer files are reported here, before any worker starts.
-        from kg.nlp.gazetteer import load_file
-
-        for path in gazetteers:
-            load_file(path)
-    if dask is not None:
-        from kg.extract.dask_runner import dask_records
-
-        return dask_records(abstracts, dask, gazetteers)
-    if workers > 1:
-        return parallel_records(abstracts, gazetteers, workers=workers)
-    from kg.extract.record import Extractor
-
-    return Extractor(gazetteers).records(abstracts)

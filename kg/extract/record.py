@@ -9,8 +9,9 @@ from typing import Any, Iterable, Iterator
 from spacy.tokens import Doc
 
 import kg
-from kg.model import Abstract
-from kg.nlp import ENTITY_TYPES, make_pipeline
+from kg.model import Abstract, ExtractOptions
+from kg.extract.pipeline import extraction_pipeline
+from kg.nlp import ENTITY_TYPES
 from kg.nlp.entities import doc_extension, fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -88,10 +89,17 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
 
 
 class Extractor:
-    """Holds one pipeline and turns abstracts into records."""
+    """Holds one pipeline and turns abstracts into records. `gazetteers` and
+    `rules` are the user's extra gazetteer and rules files; facts below
+    `min_confidence` are left out of the records."""
 
-    def __init__(self, gazetteers: Iterable[str | Path] = ()):
-        self.nlp = make_pipeline(gazetteers)
+    def __init__(self, gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = (),
+                 min_confidence: float = 0.0):
+        self.nlp = extraction_pipeline(gazetteers, rules, min_confidence)
+
+    @classmethod
+    def from_options(cls, options: ExtractOptions) -> "Extractor":
+        return cls(options.gazetteers, options.rules, options.min_confidence)
 
     def record(self, abstract: Abstract) -> dict[str, Any]:
         doc = self.nlp(abstract.text)

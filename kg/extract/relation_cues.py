@@ -1,16 +1,15 @@
-"""The cue words of the relation rules, loaded once from
-kg/resources/relations/cues.json and compiled into regular expressions."""
+"""The cue words of the relation rules (rule family "relation_cues",
+kg/resources/rules/relation_cues.json), compiled into regular expressions."""
 
 from __future__ import annotations
 
-import json
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Iterable
 
+from kg import rules
 from kg.extract.scanning import matches_at, occurrences
 
 
@@ -208,10 +207,14 @@ _NOT_BEFORE_SUBJECT_IT = (
     "is", "are", "was", "were", "be", "been", "let", "lets", "keep", "keeps", "find", "finds", "found")
 
 
-@lru_cache(maxsize=1)
-def cues() -> Cues:
-    path = resources.files("kg.resources") / "relations" / "cues.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
+def cues(extra: Iterable[str] = ()) -> Cues:
+    """The relation cues, with the changes of the user's rules files `extra`."""
+    return _cues(tuple(str(p) for p in extra))
+
+
+@lru_cache(maxsize=16)
+def _cues(extra: tuple[str, ...]) -> Cues:
+    data = rules.load("relation_cues", extra)
     own = ["our", "the proposed", "this", "the presented", "the resulting", "the new"]
     compared = ["compared (?:to|with)", "in comparison (?:to|with)", "relative to", "against", "versus", r"vs\.?"]
     verbs = _alt(data["improve_verbs"])

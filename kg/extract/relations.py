@@ -47,16 +47,22 @@ class Comparison:
 
 
 # -- the component -------------------------------------------------------------
-@Language.factory("kg_relations", default_config={"min_confidence": 0.0})
-def make_relations(nlp: Language, name: str, min_confidence: float) -> "RelationFinder":
-    return RelationFinder(min_confidence)
+if not Doc.has_extension("kg_relations"):
+    Doc.set_extension("kg_relations", default=None)
+
+
+@Language.factory("kg_relations", default_config={"min_confidence": 0.0, "rules": []})
+def make_relations(nlp: Language, name: str, min_confidence: float, rules: list[str]) -> "RelationFinder":
+    """`rules`: the user's rules files (kg.rules), applied over the packaged cues."""
+    return RelationFinder(min_confidence, rules)
 
 
 class RelationFinder:
     """Finds the four relations sentence by sentence."""
 
-    def __init__(self, min_confidence: float = 0.0):
+    def __init__(self, min_confidence: float = 0.0, rules: Iterable[str] = ()):
         self.min_confidence = min_confidence
+        self.cues = cues(rules)
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)

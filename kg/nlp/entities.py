@@ -410,9 +410,14 @@ def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
 _WRITTEN = ("kg_name", "aliases", "proposed", "canonical", "exact_match", "source")
 
 
-@Language.component("kg_entities")
-def settle_entities(doc: Doc) -> Doc:
-    lex = lexicon()
+@Language.factory("kg_entities", default_config={"rules": []})
+def make_entities(nlp: Language, name: str, rules: list[str]):
+    """Settling, with the lexicon changed by the user's `rules` files."""
+    lex = lexicon(rules)
+    return lambda doc: settle_entities(doc, lex)
+
+
+def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
     pairs = abbreviation_pairs(doc)
     v = token_view(doc)
     text = doc_text(doc)

@@ -29,7 +29,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
 from kg.nlp.candidates import Candidate, candidates
-from kg.nlp.lexicon import lexicon
+from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.tokenizer import CleaningTokenizer
 from kg.nlp.tokens import positions, view_columns
 from kg.nlp.word_sets import WordSet
@@ -128,12 +128,12 @@ def _plural(form: str) -> str | None:
 class GazetteerMatcher:
     """Marks every gazetteer name or alias as a candidate of the entry's type."""
 
-    def __init__(self, nlp: Language, entries: list[Entry]):
+    def __init__(self, nlp: Language, entries: list[Entry], lex: Lexicon):
         self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
         self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
         self.entries = entries
         self.by_form: dict[str, int] = {}  # exact form -> entry index, for variants
-        words = lexicon().name_stop_words
+        words = lex.name_stop_words
         self._variants: dict[str, int | None] = {}  # word -> _variant(word)
         for i, e in enumerate(entries):
             key = str(i)
@@ -236,6 +236,7 @@ class GazetteerMatcher:
 _SHAPED = WordSet(lambda t: len(t) >= 4 and ("-" in t or t[-1].isdigit()))
 
 
-@Language.factory("kg_gazetteer", default_config={"extra": []})
-def make_gazetteer(nlp: Language, name: str, extra: list[str]) -> GazetteerMatcher:
-    return GazetteerMatcher(nlp, load(extra))
+@Language.factory("kg_gazetteer", default_config={"extra": [], "rules": []})
+def make_gazetteer(nlp: Language, name: str, extra: list[str], rules: list[str]) -> GazetteerMatcher:
+    """`extra`: the user's gazetteer files; `rules`: the user's rules files."""
+    return GazetteerMatcher(nlp, load(extra), lexicon(rules))

@@ -1,14 +1,17 @@
-"""The word lists in kg/resources/patterns/lexicon.json, loaded once."""
+"""The entity word lists (rule family "lexicon", kg/resources/rules/lexicon.json)."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
-from importlib import resources
+from typing import Iterable
+
+from kg import rules
 
 
-@dataclass(frozen=True)
+# eq=False: a Lexicon is made once per set of rules files and used as a cache
+# key by the rules, so it is hashed by identity.
+@dataclass(frozen=True, eq=False)
 class Lexicon:
     task_heads: frozenset[str]
     task_heads_need_modifier: frozenset[str]
@@ -18,7 +21,6 @@ class Lexicon:
     metric_heads: frozenset[str]
     metric_heads_need_modifier: frozenset[str]
     dataset_cues_after: frozenset[str]
-    dataset_cues_before: frozenset[str]
     eval_verbs: frozenset[str]
     not_names: frozenset[str]
     generic_terms: frozenset[str]
@@ -29,7 +31,12 @@ class Lexicon:
     languages: frozenset[str]
 
 
-@lru_cache(maxsize=1)
-def lexicon() -> Lexicon:
-    raw = json.loads((resources.files("kg.resources") / "patterns" / "lexicon.json").read_text(encoding="utf-8"))
-    return Lexicon(**{k: frozenset(v) for k, v in raw.items() if not k.startswith("_")})
+def lexicon(extra: Iterable[str] = ()) -> Lexicon:
+    """The lexicon, with the changes of the user's rules files `extra`."""
+    return _lexicon(tuple(str(p) for p in extra))
+
+
+@lru_cache(maxsize=16)
+def _lexicon(extra: tuple[str, ...]) -> Lexicon:
+    raw = rules.load("lexicon", extra)
+    return Lexicon(**{f.name: frozenset(raw[f.name]) for f in fields(Lexicon)})

@@ -23,7 +23,6 @@ from spacy.tokens import Doc, Token
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
-from kg.nlp.word_sets import WordSet
 
 _MAX_MODIFIERS = 4
 _CONJ = frozenset({",", "and", "or", "&", "/"})
@@ -53,11 +52,11 @@ _ALLOWED_GERUNDS = frozenset({"learning", "processing", "modeling", "modelling",
                               "matting", "rendering", "grounding", "bidding", "pricing", "trading"})
 
 
-def is_name_like(tok: Token | Tok, lex: Lexicon | None = None) -> bool:
+def is_name_like(tok: Token | Tok, lex: Lexicon) -> bool:
     """A token shaped like a name: CamelCase, acronym, or letters with digits
     and a capital ("FairOPT", "TEAL", "GPT-4o", "Kestrel-7"); not a number, a
     unit, a generic acronym ("GPU", "AI") or a function word."""
-    return _name_like_text(tok.text)
+    return _name_like_text(tok.text, lex)
 
 
 _PAIR_SPLIT = re.compile(r"-to-|→|->|-|–")
@@ -70,8 +69,7 @@ def _is_language_pair(text: str, lex: Lexicon) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def _name_like_text(text: str) -> bool:
-    lex = lexicon()
+def _name_like_text(text: str, lex: Lexicon) -> bool:
     if len(text) < 2 or text in lex.not_names or _NUMBER.match(text) or _UNIT.match(text) or _ROMAN.match(text):
         return False
     if not text[0].isalnum() or not any(c.isalpha() for c in text) or _NOT_IN_NAMES.search(text):
@@ -103,16 +101,15 @@ def _name_like_text(text: str) -> bool:
 
 def _word_ok(tok: Tok, lex: Lexicon, head_lower: bool) -> bool:
     """Can `tok` be a modifier inside a task, metric or method name?"""
-    ok = _modifier_word(tok.text, tok.is_space, tok.is_punct, head_lower)
+    ok = _modifier_word(tok.text, tok.is_space, tok.is_punct, head_lower, lex)
     return tok.is_sent_start if ok is None else ok
 
 
 # Whether a word can be a modifier belongs to the word (judged once, like
 # _name_like_text), but for a capitalised word's place: a sentence's first word.
 @lru_cache(maxsize=65536)
-def _modifier_word(text: str, is_space: bool, is_punct: bool, head_lower: bool) -> bool | None:
+def _modifier_word(text: str, is_space: bool, is_punct: bool, head_lower: bool, lex: Lexicon) -> bool | None:
     """_word_ok for the word `text`; None: only as the first word of a sentence."""
-    lex = lexicon()
     low = text.lower()
     if is_space or is_punct or low in lex.name_stop_words or low in lex.eval_verbs:
         return False
@@ -375,13 +372,10 @@ def _dataset_word_prev(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
     return prev.text[:1].isupper() and prev.text not in lex.not_names
 
 
-_NAME_WORDS = WordSet(_name_like_text)  # the name-like words, each judged once
-
-
 def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
     texts = view_columns(doc)[0]
-    for i in positions(texts, _NAME_WORDS.among(texts)):
+    for i in positions(texts, {t for t in set(texts) if _name_like_text(t, lex)}):
         tok = v[i]
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         label = "Method"
@@ -502,16 +496,15 @@ class _RuleStarts(NamedTuple):
     gerund_context: list[int]
 
 
-@lru_cache(maxsize=1)
-def _start_words() -> frozenset[str]:
-    lex = lexicon()
+@lru_cache(maxsize=16)
+def _start_words(lex: Lexicon) -> frozenset[str]:
     return lex.task_heads | lex.metric_heads | lex.method_heads | lex.dataset_cues_after | _GERUND_CONTEXT
 
 
 def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
     """The start words of all rules are found together, in one scan of the
     words that runs in C; each rule's own are then picked from those few."""
-    hits = positions(lowers, _start_words())
+    hits = positions(lowers, _start_words(lex))
 
     def among(words: frozenset[str]) -> list[int]:
         return [i for i in hits if lowers[i] in words]
@@ -520,9 +513,14 @@ def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
                        among(lex.dataset_cues_after), among(_GERUND_CONTEXT))
 
 
-@Language.component("kg_entity_patterns")
-def find_pattern_entities(doc: Doc) -> Doc:
-    lex = lexicon()
+@Language.factory("kg_entity_patterns", default_config={"rules": []})
+def make_entity_patterns(nlp: Language, name: str, rules: list[str]):
+    """The pattern rules, with the lexicon changed by the user's `rules` files."""
+    lex = lexicon(rules)
+    return lambda doc: find_pattern_entities(doc, lex)
+
+
+def find_pattern_entities(doc: Doc, lex: Lexicon) -> Doc:
     v = token_view(doc)
     at = _rule_starts(view_columns(doc)[1], lex)
     found = candidates(doc)

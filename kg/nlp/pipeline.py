@@ -11,7 +11,7 @@ that keeps scientific names whole and rule components, in this order:
   kg_entity_patterns kg.nlp.patterns: names no list holds
   kg_proposals       kg.nlp.proposals: the paper's own proposals
   kg_entities        kg.nlp.entities: settles candidates into doc.spans
-  kg_relations       kg.extract.relations
+  kg_relations       kg.extract.relations (added by kg.extract.pipeline)
 
 Contract with everything downstream (kg.extract.record, kg.extract.relations):
 - doc.spans[SPAN_KEY]: the entity spans, label_ one of ENTITY_TYPES, sorted
@@ -41,7 +41,6 @@ from typing import Iterable
 from spacy.attrs import IS_ALPHA, IS_PUNCT, IS_SPACE, LANG, LIKE_NUM, LOWER
 from spacy.lang.en import English
 from spacy.language import Language
-from spacy.tokens import Doc
 from spacy.vocab import Vocab, create_vocab
 
 # Importing the modules registers their components and extensions.
@@ -66,9 +65,6 @@ TEXT_TOKENIZER_CACHE = 100_000  # chunks
 # tests/test_nlp_pipeline.py looks for such reads.
 LEXICAL_ATTRIBUTES = frozenset({LOWER, IS_SPACE, IS_PUNCT, IS_ALPHA, LIKE_NUM, LANG})
 
-if not Doc.has_extension("kg_relations"):
-    Doc.set_extension("kg_relations", default=None)
-
 
 def make_vocab() -> Vocab:
     """spaCy's English vocab, computing only the LEXICAL_ATTRIBUTES of a word."""
@@ -77,9 +73,11 @@ def make_vocab() -> Vocab:
     return vocab
 
 
-def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True) -> Language:
-    """The kg Language. `gazetteers` are extra gazetteer files; without
-    `relations` the pipeline stops after entities (for entity-only use)."""
+def make_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = ()) -> Language:
+    """The kg Language up to the settled entities. `gazetteers` are extra
+    gazetteer files, `rules` the user's rules files (kg.rules), applied in
+    order over the packaged rules. kg.extract.pipeline adds the relations."""
+    rule_files = [str(p) for p in rules]
     # English(...), not spacy.blank("en"): blank fills and checks a whole
     # config first (a twentieth of start-up); kg never saves the pipeline or
     # builds it again from its config.
@@ -93,11 +91,8 @@ def make_pipeline(gazetteers: Iterable[str | Path] = (), relations: bool = True)
     nlp.tokenizer.inner.max_cache_size = TEXT_TOKENIZER_CACHE
     nlp.add_pipe("kg_sentences")
     nlp.add_pipe("kg_abbreviations")
-    nlp.add_pipe("kg_gazetteer", config={"extra": [str(p) for p in gazetteers]})
-    nlp.add_pipe("kg_entity_patterns")
-    nlp.add_pipe("kg_proposals")
-    nlp.add_pipe("kg_entities")
-    if relations:
-        import kg.extract.relations  # noqa: F401  registers the kg_relations factory
-        nlp.add_pipe("kg_relations")
+    nlp.add_pipe("kg_gazetteer", config={"extra": [str(p) for p in gazetteers], "rules": rule_files})
+    nlp.add_pipe("kg_entity_patterns", config={"rules": rule_files})
+    nlp.add_pipe("kg_proposals", config={"rules": rule_files})
+    nlp.add_pipe("kg_entities", config={"rules": rule_files})
     return nlp

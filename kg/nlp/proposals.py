@@ -277,9 +277,14 @@ def _short_form_use(texts: tuple[str, ...], pairs: list[tuple[Span, Span]], k: i
     return None
 
 
-@Language.component("kg_proposals")
-def find_proposals(doc: Doc) -> Doc:
-    lex = lexicon()
+@Language.factory("kg_proposals", default_config={"rules": []})
+def make_proposals(nlp: Language, name: str, rules: list[str]):
+    """The proposal rules, with the lexicon changed by the user's `rules` files."""
+    lex = lexicon(rules)
+    return lambda doc: find_proposals(doc, lex)
+
+
+def find_proposals(doc: Doc, lex: Lexicon) -> Doc:
     v = token_view(doc)
     abbreviations = abbreviation_pairs(doc)
     pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}

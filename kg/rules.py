@@ -1,0 +1,140 @@
+"""Rule files: the word lists, cue phrases and patterns of kg's extractors.
+
+Each rule family is one JSON file in kg/resources/rules/ (FAMILY.json), an
+object whose keys hold lists of words or regular-expression pieces (or an
+object of such lists); keys that begin with "_" are notes for the reader.
+docs/rules.md says what each family does.
+
+A user changes the rules without touching the package with a rules file,
+given to `kg extract` or `kg build` as `--rules FILE` (repeatable). It names
+families, and for each what to add to a packaged key ("extend") or put in its
+place ("replace"):
+
+    {"relation_cues": {"extend": {"improve_verbs": ["eclips\\\\w*"]}},
+     "proposals": {"replace": {"openers": ["we propose"]}}}
+
+A key or family that nothing reads is an error, not a silent no-op: a rule
+added either works or fails loudly.
+"""
+
+from __future__ import annotations
+
+import json
+from copy import deepcopy
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+OPERATIONS = ("extend", "replace")
+
+
+class RulesError(ValueError):
+    """A rules file that cannot be used; the message names the file."""
+
+
+def packaged_dir() -> Path:
+    """The folder of the packaged rule families."""
+    return Path(str(resources.files("kg.resources") / "rules"))
+
+
+def families() -> list[str]:
+    """The names of the packaged rule families."""
+    return sorted(p.stem for p in packaged_dir().glob("*.json"))
+
+
+def packaged_path(family: str) -> Path:
+    path = packaged_dir() / f"{family}.json"
+    if not path.is_file():
+        raise RulesError(f"no rule family {family!r} (families: {', '.join(families())})")
+    return path
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError(f"{path}: no such rules file") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: rules file is not UTF-8 text") from None
+    except OSError as err:
+        raise RulesError(f"{path}: cannot read rules file ({err.strerror})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RulesError(f"{path}:{err.lineno}: not valid JSON ({err.msg})") from None
+
+
+@lru_cache(maxsize=64)
+def _packaged(family: str, base: str) -> dict[str, Any]:
+    path = Path(base) if base else packaged_path(family)
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise RulesError(f"{path}: a rule family file holds one JSON object")
+    return data
+
+
+def read_rules_file(path: str | Path) -> dict[str, dict[str, dict[str, Any]]]:
+    """A user's rules file, checked: {family: {"extend"|"replace": {key: value}}}."""
+    path = Path(path)
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise RulesError(f"{path}: a rules file holds one JSON object of rule families")
+    known = families()
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for family, change in data.items():
+        if family.startswith("_"):
+            continue
+        if family not in known:
+            raise RulesError(f"{path}: no rule family {family!r} (families: {', '.join(known)})")
+        if not isinstance(change, dict) or not change or set(change) - set(OPERATIONS) - {"_about"}:
+            raise RulesError(f"{path}: {family}: give an object with \"extend\" and/or \"replace\"")
+        packaged = _packaged(family, "")
+        for op in OPERATIONS:
+            for key, value in (change.get(op) or {}).items():
+                if key.startswith("_") or key not in packaged:
+                    keys = ", ".join(k for k in packaged if not k.startswith("_"))
+                    raise RulesError(f"{path}: {family} has no key {key!r} (keys: {keys})")
+                if not isinstance(value, type(packaged[key])):
+                    raise RulesError(f"{path}: {family}.{key} must be a JSON "
+                                     f"{'list' if isinstance(packaged[key], list) else 'object'}, "
+                                     f"as in the packaged file")
+        out[family] = {op: change.get(op) or {} for op in OPERATIONS}
+    return out
+
+
+def _extend(value: Any, more: Any) -> Any:
+    if isinstance(value, list):
+        return value + [x for x in more if x not in value]
+    merged = dict(value)
+    for k, v in more.items():
+        merged[k] = _extend(merged[k], v) if k in merged and isinstance(v, (list, dict)) else v
+    return merged
+
+
+def load(family: str, extra: Iterable[str | Path] = (), base: str | Path | None = None) -> dict[str, Any]:
+    """The rules of `family`: the packaged file (or `base`, a whole
+    replacement file), then each `extra` rules file's changes in order.
+    Keys beginning with "_" (notes) are left out."""
+    return deepcopy(_load(family, tuple(str(p) for p in extra), str(base or "")))
+
+
+@lru_cache(maxsize=64)
+def _load(family: str, extra: tuple[str, ...], base: str) -> dict[str, Any]:
+    rules = {k: v for k, v in _packaged(family, base).items() if not k.startswith("_")}
+    for path in extra:
+        change = read_rules_file(path).get(family)
+        if change is None:
+            continue
+        for key, value in change["extend"].items():
+            rules[key] = _extend(rules[key], value)
+        for key, value in change["replace"].items():
+            rules[key] = value
+    return rules
+
+
+def check_files(paths: Sequence[str | Path]) -> None:
+    """Raise RulesError for the first rules file that cannot be used, before
+    any work starts (workers would each meet the same error)."""
+    for path in paths:
+        read_rules_file(path)

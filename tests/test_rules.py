@@ -1,0 +1,113 @@
+"""Rules files (kg.rules): the packaged families, and a user's --rules file
+that extends or replaces them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kg import rules
+from kg.extract import Extractor
+from kg.model import Abstract
+
+_TEXT = "We present GlacierNet for river ice nowcasting. GlacierNet is evaluated on ImageNet."
+
+
+def _write(tmp_path: Path, data: object, name: str = "rules.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_every_packaged_family_is_an_object_with_an_about_note():
+    assert {"lexicon", "relation_cues", "units"} <= set(rules.families())
+    for family in rules.families():
+        raw = json.loads(rules.packaged_path(family).read_text(encoding="utf-8"))
+        assert isinstance(raw.get("_about"), str) and raw["_about"], family
+        assert rules.load(family) and not any(k.startswith("_") for k in rules.load(family))
+
+
+def test_every_family_is_documented_in_docs_rules():
+    doc = (Path(__file__).parent.parent / "docs" / "rules.md")
+    if not doc.exists():
+        pytest.skip("docs/rules.md not in this checkout")
+    text = doc.read_text(encoding="utf-8")
+    for family in rules.families():
+        assert f"`{family}`" in text, family
+
+
+def test_extend_adds_to_a_packaged_list_and_replace_puts_a_list_in_its_place(tmp_path):
+    path = _write(tmp_path, {"lexicon": {"extend": {"task_heads": ["nowcasting"]},
+                                         "replace": {"task_cues": ["chore"]}}})
+    changed = rules.load("lexicon", [path])
+    packaged = rules.load("lexicon")
+    assert "nowcasting" in changed["task_heads"] and "nowcasting" not in packaged["task_heads"]
+    assert set(packaged["task_heads"]) < set(changed["task_heads"])
+    assert changed["task_cues"] == ["chore"]
+
+
+def test_files_apply_in_order(tmp_path):
+    first = _write(tmp_path, {"lexicon": {"replace": {"task_cues": ["chore"]}}}, "a.json")
+    second = _write(tmp_path, {"lexicon": {"extend": {"task_cues": ["errand"]}}}, "b.json")
+    assert rules.load("lexicon", [first, second])["task_cues"] == ["chore", "errand"]
+    assert rules.load("lexicon", [second, first])["task_cues"] == ["chore"]
+
+
+def test_load_hands_out_copies(tmp_path):
+    rules.load("lexicon")["task_cues"].append("mutated")
+    assert "mutated" not in rules.load("lexicon")["task_cues"]
+
+
+@pytest.mark.parametrize("data, says", [
+    ({"lexicn": {"extend": {"task_heads": ["x"]}}}, "no rule family 'lexicn'"),
+    ({"lexicon": {"extend": {"task_head": ["x"]}}}, "lexicon has no key 'task_head'"),
+    ({"lexicon": {"extend": {"task_heads": "x"}}}, "lexicon.task_heads must be a JSON list"),
+    ({"lexicon": {"append": {"task_heads": ["x"]}}}, "\"extend\" and/or \"replace\""),
+    (["lexicon"], "one JSON object"),
+])
+def test_a_rules_file_that_nothing_could_read_is_an_error_naming_the_file(tmp_path, data, says):
+    path = _write(tmp_path, data)
+    with pytest.raises(rules.RulesError) as err:
+        rules.load("lexicon", [path])
+    assert str(path) in str(err.value) and says in str(err.value)
+
+
+def test_broken_json_names_file_and_line(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"lexicon":\n  {"extend": [}\n}', encoding="utf-8")
+    with pytest.raises(rules.RulesError, match=rf"{path}:2: not valid JSON"):
+        rules.check_files([path])
+
+
+def test_a_lexicon_rule_changes_what_the_extractor_finds(tmp_path):
+    path = _write(tmp_path, {"lexicon": {"extend": {"task_heads": ["nowcasting"]}}})
+    tasks = lambda ex: [e["name"] for e in ex.record(Abstract("a", _TEXT))["entities"]["Task"]]  # noqa: E731
+    assert "river ice nowcasting" not in tasks(Extractor())
+    assert tasks(Extractor(rules=[path])) == ["river ice nowcasting"]
+
+
+def test_cli_extract_takes_rules_and_reports_a_bad_file(tmp_path):
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": "p1", "abstract": _TEXT}) + "\n", encoding="utf-8")
+    good = _write(tmp_path, {"lexicon": {"extend": {"task_heads": ["nowcasting"]}}})
+    out = tmp_path / "out.jsonl"
+    run = subprocess.run([sys.executable, "-m", "kg", "extract", str(inp), "-o", str(out), "--rules", str(good),
+                          "--quiet"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(out.read_text())["entities"]["Task"][0]["name"] == "river ice nowcasting"
+    bad = _write(tmp_path, {"lexicon": {"extend": {"nope": []}}}, "bad.json")
+    run = subprocess.run([sys.executable, "-m", "kg", "extract", str(inp), "--rules", str(bad), "--quiet"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert f"kg: error: rules: {bad}: lexicon has no key 'nope'" in run.stderr
+
+
+def test_extending_an_object_family_adds_keys(tmp_path):
+    path = _write(tmp_path, {"units": {"extend": {"units": {"J": ["J", "joules"], "%": ["pct"]}}}})
+    units = rules.load("units", [path])["units"]
+    assert units["J"] == ["J", "joules"]
+    assert units["%"][-1] == "pct" and units["%"][:-1] == rules.load("units")["units"]["%"]
