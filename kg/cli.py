@@ -448,10 +448,8 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as err:
         return _err(str(err))
     except ValueError as err:
-        # Only commands that extract load the gazetteer module (and spaCy with
-        # it), so it is looked up rather than imported: `kg query` starts fast.
-        gazetteer = sys.modules.get("kg.nlp.gazetteer")
-        if gazetteer is not None and isinstance(err, gazetteer.GazetteerError):
+        from kg.io.gazetteer_files import GazetteerError
+        if isinstance(err, GazetteerError):
             return _err(f"gazetteer: {err}")
         from kg.rules import RulesError
         if isinstance(err, RulesError):
