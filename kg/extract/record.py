@@ -30,8 +30,9 @@ def _sentence_offsets(doc: Doc) -> list[list[int]]:
     return [[idxs[start], idxs[end - 1] + len(texts[end - 1])] for start, end in zip(starts, starts[1:] + [len(texts)])]
 
 
-def _merged_entities(doc: Doc, confidence: EntityConfidence) -> dict[str, list[dict]]:
+def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> dict[str, list[dict]]:
     """The record's entities per type (see doc_to_record)."""
+    confidence = confidence or entity_confidence()
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
     # (type, merge key) -> (the entity's dict, its name folded, its aliases so far, its mentions' rules)
     merged: dict[tuple[str, str], tuple[dict, str, set[str], set[str]]] = {}
@@ -87,7 +88,7 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
     relations = [dict(r) for r in (doc_extension(doc, "kg_relations") or [])]
     record = {
         "id": rid,
-        "entities": _merged_entities(doc, confidence or entity_confidence()),
+        "entities": _merged_entities(doc, confidence),
         "relations": relations,
         "sentences": _sentence_offsets(doc),
         "extractor": dict(EXTRACTOR),
