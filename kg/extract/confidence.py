@@ -22,9 +22,9 @@ from typing import Any, Iterable
 from kg import rules
 from kg.nlp.entities import fold_name
 
-# A relation's fields that name an entity, and whether the relation stands
-# without it (a dataset only qualifies a result).
-_NAMING = (("s", False), ("o", False), ("metric", False), ("dataset", True))
+# A relation's fields that name an entity it cannot stand without (a
+# dataset only qualifies a result: it is taken off, the relation kept).
+_ARGUMENTS = ("s", "o", "metric")
 
 
 class EntityConfidence:
@@ -78,9 +78,9 @@ def keep_confident(record: dict[str, Any], min_confidence: float) -> dict[str, A
     for etype, ents in record["entities"].items():
         keep = []
         for ent in ents:
-            names = kept if ent.get("confidence", 1.0) >= min_confidence else dropped
-            names.update(fold_name(n) for n in [ent["name"], *(ent.get("aliases") or [])])
-            if names is kept:
+            confident = ent.get("confidence", 1.0) >= min_confidence
+            (kept if confident else dropped).update(fold_name(n) for n in [ent["name"], *(ent.get("aliases") or [])])
+            if confident:
                 keep.append(ent)
         record["entities"][etype] = keep
     gone = dropped - kept  # a name both kept and left out (two types) stays usable
@@ -88,7 +88,7 @@ def keep_confident(record: dict[str, Any], min_confidence: float) -> dict[str, A
     for rel in record["relations"]:
         if rel.get("confidence", 1.0) < min_confidence:
             continue
-        if any(not optional and isinstance(rel.get(k), str) and fold_name(rel[k]) in gone for k, optional in _NAMING):
+        if any(isinstance(rel.get(k), str) and fold_name(rel[k]) in gone for k in _ARGUMENTS):
             continue
         if isinstance(rel.get("dataset"), str) and fold_name(rel["dataset"]) in gone:
             rel = {k: v for k, v in rel.items() if k != "dataset"}
