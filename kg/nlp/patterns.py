@@ -13,7 +13,6 @@ Every rule adds candidates (kg.nlp.candidates); overlaps are settled later.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -25,31 +24,6 @@ from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 _MAX_MODIFIERS = 4
-_CONJ = frozenset({",", "and", "or", "&", "/"})
-_DATASET_NAME_SUFFIX = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|EVAL|Set|Corpus|Suite|-\d+[KkMm])$")
-_NUMBER = re.compile(r"^[+\-]?\d[\d,.]*%?$")
-# A number with its unit ("2.24x", "3times") or a multiplier word: the value a name is measured by, never part of it.
-_QUANTITY = re.compile(r"^[+\-]?\d[\d,.]*(?:x|×|times|fold|-fold|pp|points?)$|^(?:times|fold|×)$", re.I)
-_NOT_IN_NAMES = re.compile(r"[{}()\\_'’$=<>|]|\+\d")
-_ROMAN = re.compile(r"^(?:I|II|III|IV|V|VI|VII|VIII|IX|X)$")
-_UNIT = re.compile(r"^\d+(?:\.\d+)?(?:[KMBT]|GB|MB|ms|s|x|×|B|k|h|M)$")
-_ALLOWED_PARTICIPLES = frozenset({"supervised", "unsupervised", "self-supervised", "semi-supervised",
-                                  "weakly-supervised", "weakly", "grained", "fine-grained", "coarse-grained",
-                                  "connected", "distributed", "federated", "embedded", "structured",
-                                  "unstructured", "augmented", "conditioned", "guided", "informed", "based",
-                                  "constrained", "labeled", "labelled", "unlabeled", "unlabelled", "aligned",
-                                  "masked", "quantized", "pretrained", "pre-trained", "retrieval-augmented",
-                                  "gated", "mixed", "learned"})
-_ALLOWED_GERUNDS = frozenset({"learning", "processing", "modeling", "modelling", "reasoning", "understanding",
-                              "answering", "parsing", "tagging", "labeling", "clustering", "matching", "ranking",
-                              "embedding", "computing", "tracking", "forecasting", "training", "writing",
-                              "reading", "spelling", "speaking", "driving", "sensing", "imaging", "mining",
-                              "retrieval", "routing", "coding", "streaming", "editing", "encoding", "decoding",
-                              "planning", "filling", "spotting", "counting", "captioning", "denoising",
-                              "inpainting", "recommending", "sampling", "scaling", "caching", "pruning",
-                              "prompting", "voting", "pooling", "boosting", "hashing", "fine-tuning",
-                              "pre-training", "pretraining", "tuning", "smoothing", "splatting", "testing",
-                              "matting", "rendering", "grounding", "bidding", "pricing", "trading"})
 
 
 def is_name_like(tok: Token | Tok, lex: Lexicon) -> bool:
@@ -59,20 +33,19 @@ def is_name_like(tok: Token | Tok, lex: Lexicon) -> bool:
     return _name_like_text(tok.text, lex)
 
 
-_PAIR_SPLIT = re.compile(r"-to-|→|->|-|–")
-
-
 def _is_language_pair(text: str, lex: Lexicon) -> bool:
     """ "English-to-German", "En-De", "Zh→En": a translation direction, not a name."""
-    parts = _PAIR_SPLIT.split(text)
+    parts = lex.patterns.language_pair_split.split(text)
     return len(parts) == 2 and all(p.capitalize() in lex.languages or p.lower() in lex.languages for p in parts)
 
 
 @lru_cache(maxsize=65536)
 def _name_like_text(text: str, lex: Lexicon) -> bool:
-    if len(text) < 2 or text in lex.not_names or _NUMBER.match(text) or _UNIT.match(text) or _ROMAN.match(text):
+    shapes = lex.patterns
+    if len(text) < 2 or text in lex.not_names or shapes.number.match(text) or shapes.unit.match(text) \
+            or text in shapes.roman_numerals:
         return False
-    if not text[0].isalnum() or not any(c.isalpha() for c in text) or _NOT_IN_NAMES.search(text):
+    if not text[0].isalnum() or not any(c.isalpha() for c in text) or shapes.not_in_names.search(text):
         return False
     if text.lower() in lex.name_stop_words:
         return False
@@ -113,15 +86,16 @@ def _modifier_word(text: str, is_space: bool, is_punct: bool, head_lower: bool, 
     low = text.lower()
     if is_space or is_punct or low in lex.name_stop_words or low in lex.eval_verbs:
         return False
-    if _NUMBER.match(text) or _QUANTITY.match(text):
+    if lex.patterns.number.match(text) or lex.patterns.quantity.match(text):
         return False
     if not any(c.isalpha() for c in text):
         return False
     if low.endswith("ly") and "-" not in low:
         return False
-    if low.endswith("ing") and "-" not in low and low not in _ALLOWED_GERUNDS and low not in lex.task_heads:
+    if low.endswith("ing") and "-" not in low and low not in lex.patterns.allowed_gerunds \
+            and low not in lex.task_heads:
         return False
-    if low.endswith("ed") and "-" not in low and low not in _ALLOWED_PARTICIPLES:
+    if low.endswith("ed") and "-" not in low and low not in lex.patterns.allowed_participles:
         return False
     if head_lower and any(c.isupper() for c in text):
         # A capitalised word inside a lower-case name: only a generic acronym
@@ -178,10 +152,10 @@ def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> 
         starts = {c.start for c in out}
         for c in list(bare):
             left = c.start - 1
-            while left >= 0 and v[left].text in _CONJ:
+            while left >= 0 and v[left].text in lex.patterns.list_separators:
                 left -= 1
             right = c.end
-            while right < len(v) and v[right].text in _CONJ:
+            while right < len(v) and v[right].text in lex.patterns.list_separators:
                 right += 1
             if (left + 1 < c.start and left + 1 in ends) or (right > c.end and right in starts):
                 out.append(c)
@@ -236,7 +210,7 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, contexts: list[int]
         low = tok.lower_
         if low in lex.name_stop_words or low in lex.eval_verbs:
             continue
-        if low in lex.task_heads or low in _ALLOWED_GERUNDS:
+        if low in lex.task_heads or low in lex.patterns.allowed_gerunds:
             continue  # a noun in -ing ("learning"), handled as a head
         j = tok.i + 1
         end = tok.sent_end
@@ -256,22 +230,14 @@ _PHRASE_END = frozenset({"and", "or", "with", "by", "using", "via", "from", "in"
                          "while", "which", "that", "through"})
 
 
-# "model accuracy" says whose score, not which: the metric is "accuracy".
-_GENERIC_OWNERS = frozenset({"model", "models", "network", "networks", "method", "methods", "system", "systems",
-                             "baseline", "baselines", "overall", "average", "final"})
-_SCORE_HEADS = frozenset({"score", "scores"})
-_METRIC_SKIP_HEADS = frozenset({"time", "size", "cost", "usage", "consumption", "loss", "return", "reward", "gap",
-                                "efficiency", "fidelity", "agreement", "similarity", "likelihood"})
-
-
 def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
     out = []
     for i in heads:
         tok = v[i]
         low = tok.lower_
-        if low in _METRIC_SKIP_HEADS or not tok.text.islower():
+        if low in lex.patterns.metric_skip_heads or not tok.text.islower():
             continue
-        if low in _SCORE_HEADS:
+        if low in lex.patterns.score_heads:
             # "VBench score", "CLIP score": a named measure, not "confidence score".
             if tok.i > 0 and is_name_like(v[tok.i - 1], lex) or (tok.i > 0 and v[tok.i - 1].text.isupper()):
                 out.append(Candidate(tok.i - 1, tok.i + 1, "Metric", "head"))
@@ -280,7 +246,7 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
         if start == tok.i and low in lex.metric_heads_need_modifier:
             continue
         text = view_text(v, doc_text(doc), start, tok.i + 1).lower()
-        if text in lex.generic_terms or any(v[k].lower_ in _GENERIC_OWNERS for k in range(start, tok.i)):
+        if text in lex.generic_terms or any(v[k].lower_ in lex.patterns.generic_owners for k in range(start, tok.i)):
             continue
         out.append(Candidate(start, tok.i + 1, "Metric", "head"))
     return out
@@ -289,7 +255,7 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
 def _is_title(tok: Tok, lex: Lexicon) -> bool:
     t = tok.text
     return (t[:1].isupper() and any(c.isalpha() for c in t) and t not in lex.not_names
-            and t.lower() not in lex.name_stop_words) or t.lower() in ("of", "for", "and", "with")
+            and t.lower() not in lex.name_stop_words) or t.lower() in lex.patterns.title_joiners
 
 
 def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
@@ -303,7 +269,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
             sent_start = tok.sent_start
             while j - 1 >= sent_start and tok.i - (j - 1) <= 5 and _is_title(v[j - 1], lex):
                 j -= 1
-            while j < tok.i and v[j].lower_ in ("of", "for", "and", "with"):
+            while j < tok.i and v[j].lower_ in lex.patterns.title_joiners:
                 j += 1
             if tok.i - j >= 1 and v[j].text not in lex.not_names:
                 out.append(Candidate(j, tok.i + 1, "Method", "head"))
@@ -314,7 +280,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
         prev = v[tok.i - 1] if tok.i > tok.sent_start else None
         if prev is not None and not prev.is_sent_start and prev.text[:1].isupper() and prev.text.isalpha() \
                 and prev.text not in lex.not_names and prev.lower_ not in lex.name_stop_words \
-                and low in ("model", "models", "algorithm", "network", "networks", "process", "processes"):
+                and low in lex.patterns.proper_name_method_heads:
             out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head"))
             continue
         if low not in lex.method_heads_lowercase:
@@ -335,6 +301,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
 def _dataset_cue_candidates(doc: Doc, v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
     """Names before "dataset(s)", "benchmark(s)", "corpus": "the VoxCeleb
     dataset", "on CIFAR-10 and SVHN benchmarks"."""
+    conj = lex.patterns.list_separators
     out = []
     for i in cues:
         tok = v[i]
@@ -348,8 +315,8 @@ def _dataset_cue_candidates(doc: Doc, v: list[Tok], lex: Lexicon, cues: list[int
                 out.append(Candidate(k + 1, end, "Dataset", "cue"))
             else:
                 break
-            if k >= sent_start and v[k].text in _CONJ:
-                while k >= sent_start and v[k].text in _CONJ:
+            if k >= sent_start and v[k].text in conj:
+                while k >= sent_start and v[k].text in conj:
                     k -= 1
                 continue
             break
@@ -364,7 +331,7 @@ def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
         return False
     if t[:1].isupper() and not tok.is_sent_start and t.isalpha():
         return True
-    return bool(re.match(r"^v?\d+(?:\.\d+)*$", t)) and tok.i > 0 and _dataset_word_prev(tok, v, lex)
+    return bool(lex.patterns.version_number.match(t)) and tok.i > 0 and _dataset_word_prev(tok, v, lex)
 
 
 def _dataset_word_prev(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
@@ -379,15 +346,17 @@ def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
         tok = v[i]
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         label = "Method"
-        if _DATASET_NAME_SUFFIX.search(tok.text) or (nxt is not None and nxt.lower_ in lex.dataset_cues_after):
+        if lex.patterns.dataset_name_ending.search(tok.text) \
+                or (nxt is not None and nxt.lower_ in lex.dataset_cues_after):
             label = "Dataset"
         out.append(Candidate(tok.i, tok.i + 1, label, "name"))
     return out
 
 
-def _coordinated_types(doc: Doc, v: list[Tok], found: list[Candidate]) -> None:
+def _coordinated_types(doc: Doc, v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """A name in a list with known datasets is a dataset too: "on CIFAR-10,
     SVHN and Foo-7" (same for methods)."""
+    conj = lex.patterns.list_separators
     known = {}
     for c in found:
         if c.source in ("gazetteer", "variant", "cue") and c.label in ("Dataset", "Method"):
@@ -397,9 +366,9 @@ def _coordinated_types(doc: Doc, v: list[Tok], found: list[Candidate]) -> None:
     for start, c in by_start.items():
         for step in (-1, 1):
             k = start + step
-            if not (0 <= k < len(v)) or v[k].text not in _CONJ:
+            if not (0 <= k < len(v)) or v[k].text not in conj:
                 continue
-            while 0 <= k < len(v) and v[k].text in _CONJ:
+            while 0 <= k < len(v) and v[k].text in conj:
                 k += step
             if k in known:
                 c.label = known[k]
@@ -409,6 +378,7 @@ def _coordinated_types(doc: Doc, v: list[Tok], found: list[Candidate]) -> None:
 def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
     """ "on Caltech, INRIA and ETH": a capitalised word listed between known
     datasets is one too, though alone it would be too common a word to call a name."""
+    conj = lex.patterns.list_separators
     known = sorted((c.start, c.end) for c in found if c.label == "Dataset" and c.source in ("gazetteer", "variant", "cue"))
     if len(known) < 2:
         return []
@@ -416,16 +386,16 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
     ends = {e for _, e in known}
     starts = {s for s, _ in known}
     out = []
-    for i in _beside_separators(v, starts, ends):
+    for i in _beside_separators(v, starts, ends, conj):
         tok = v[i]
         if i in taken or tok.is_sent_start or not tok.text[:1].isupper() or tok.text in lex.not_names \
                 or tok.lower_ in lex.name_stop_words or not tok.is_alpha:
             continue
         left = i - 1
-        while left >= 0 and v[left].text in _CONJ:
+        while left >= 0 and v[left].text in conj:
             left -= 1
         right = i + 1
-        while right < len(v) and v[right].text in _CONJ:
+        while right < len(v) and v[right].text in conj:
             right += 1
         # Listed: a known dataset on one side with a list separator between them.
         if (left < i - 1 and left + 1 in ends) or (right > i + 1 and right in starts):
@@ -443,20 +413,20 @@ def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list
     return out
 
 
-def _beside_separators(v: list[Tok], starts: set[int], ends: set[int]) -> list[int]:
+def _beside_separators(v: list[Tok], starts: set[int], ends: set[int], conj: frozenset[str]) -> list[int]:
     """The tokens a list separator parts from a known name: past the separators
     after one of `ends`, or before those before one of `starts`; ascending.
     Only these can be listed with it, so no other token need be looked at."""
     at = set()
     for e in ends:
         k = e
-        while k < len(v) and v[k].text in _CONJ:
+        while k < len(v) and v[k].text in conj:
             k += 1
         if e < k < len(v):
             at.add(k)
     for s in starts:
         k = s - 1
-        while k >= 0 and v[k].text in _CONJ:
+        while k >= 0 and v[k].text in conj:
             k -= 1
         if 0 <= k < s - 1:
             at.add(k)
@@ -468,9 +438,10 @@ def _capital_word(tok: Tok, lex: Lexicon) -> bool:
         and tok.lower_ not in lex.name_stop_words
 
 
-def _joined_list_items(v: list[Tok], found: list[Candidate]) -> list[Candidate]:
+def _joined_list_items(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
     """ "VIPeR, QMUL GRID, CUHK Campus and CUHK03": capitalised names side by
     side inside a list of datasets are one item, not two datasets."""
+    conj = lex.patterns.list_separators
     single = {c.start for c in found if c.label == "Dataset" and c.end - c.start == 1}
     out = []
     end = -1
@@ -481,7 +452,7 @@ def _joined_list_items(v: list[Tok], found: list[Candidate]) -> list[Candidate]:
         while j in single and v[j].text[:1].isupper():
             j += 1
         end = j
-        if j - i >= 2 and (i > 0 and v[i - 1].text in _CONJ or j < len(v) and v[j].text in _CONJ):
+        if j - i >= 2 and (i > 0 and v[i - 1].text in conj or j < len(v) and v[j].text in conj):
             out.append(Candidate(i, j, "Dataset", "name"))
     return out
 
@@ -531,7 +502,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon) -> Doc:
     found += _method_candidates(doc, v, lex, at.method)
     found += _dataset_cue_candidates(doc, v, lex, at.dataset_cue)
     found += _name_candidates(doc, v, lex)
-    _coordinated_types(doc, v, found)
+    _coordinated_types(doc, v, found, lex)
     found += _listed_datasets(v, found, lex)
-    found += _joined_list_items(v, found)
+    found += _joined_list_items(v, found, lex)
     return doc
