@@ -34,6 +34,9 @@ class EntityPatterns:
     score_heads: frozenset[str]
     generic_owners: frozenset[str]
     generic_methods: frozenset[str]
+    dataset_list_cues: frozenset[str]
+    list_openers: tuple[tuple[str, ...], ...]  # word sequences, longest first
+    naming_words: frozenset[str]
 
 
 def _any_of(pieces: list[str]) -> str:
@@ -53,8 +56,10 @@ def _entity_patterns(raw: dict) -> EntityPatterns:
         )
     except re.error as err:
         raise rules.RulesError(f"entity_patterns: a piece is not a regular expression ({err})") from None
-    words = {f.name: frozenset(raw[f.name]) for f in fields(EntityPatterns) if f.name not in compiled}
-    return EntityPatterns(**compiled, **words)
+    openers = tuple(sorted({tuple(o.split()) for o in raw["list_openers"]}, key=len, reverse=True))
+    words = {f.name: frozenset(raw[f.name]) for f in fields(EntityPatterns)
+             if f.name not in compiled and f.name != "list_openers"}
+    return EntityPatterns(**compiled, **words, list_openers=openers)
 
 
 # eq=False: a Lexicon is made once per set of rules files and used as a cache

@@ -323,6 +323,62 @@ def _dataset_cue_candidates(doc: Doc, v: list[Tok], lex: Lexicon, cues: list[int
     return out
 
 
+def _names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
+    """The names a dataset word introduces: "two datasets, namely Foo-1 and
+    BarSet", "benchmarks (e.g., Foo, Bar)", "a corpus called FooText"."""
+    shapes = lex.patterns
+    conj = shapes.list_separators
+    out = []
+    for i in cues:
+        end = v[i].sent_end
+        k = i + 1
+        listed = v[i].lower_ in shapes.dataset_list_cues
+        opened = False
+        while k < end:
+            if v[k].lower_ in shapes.naming_words:
+                k += 1
+                opened = True
+                continue
+            n = _opener_length(v, k, end, shapes.list_openers)
+            if listed and (n or v[k].text in (":", "(")):
+                k += n or 1
+                opened = True
+                continue
+            if v[k].text == ",":
+                k += 1
+                continue
+            break
+        if not opened:
+            continue
+        while k < end:
+            j = k
+            while j < end and j - k < 4 and _dataset_word(v[j], v, lex):
+                j += 1
+            if j == k:
+                break
+            out.append(Candidate(k, j, "Dataset", "cue"))
+            if not listed:
+                break
+            if j < end and v[j].text == "(":  # a gloss: "FooSet (radiology)"
+                close = next((m for m in range(j + 1, min(end, j + 8)) if v[m].text == ")"), None)
+                j = close + 1 if close is not None else j
+            if j < end and v[j].text in conj:
+                while j < end and v[j].text in conj:
+                    j += 1
+                k = j
+                continue
+            break
+    return out
+
+
+def _opener_length(v: list[Tok], k: int, end: int, openers: tuple[tuple[str, ...], ...]) -> int:
+    """How many tokens from `k` on spell one of `openers` ("such as"), or 0."""
+    for words in openers:
+        if k + len(words) <= end and all(v[k + n].lower_ == w for n, w in enumerate(words)):
+            return len(words)
+    return 0
+
+
 def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
     t = tok.text
     if is_name_like(tok, lex):
@@ -465,11 +521,13 @@ class _RuleStarts(NamedTuple):
     method: list[int]
     dataset_cue: list[int]
     gerund_context: list[int]
+    dataset_list: list[int]
 
 
 @lru_cache(maxsize=16)
 def _start_words(lex: Lexicon) -> frozenset[str]:
-    return lex.task_heads | lex.metric_heads | lex.method_heads | lex.dataset_cues_after | _GERUND_CONTEXT
+    return lex.task_heads | lex.metric_heads | lex.method_heads | lex.dataset_cues_after | _GERUND_CONTEXT \
+        | lex.patterns.dataset_list_cues
 
 
 def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
@@ -481,7 +539,8 @@ def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
         return [i for i in hits if lowers[i] in words]
 
     return _RuleStarts(among(lex.task_heads), among(lex.metric_heads), among(lex.method_heads),
-                       among(lex.dataset_cues_after), among(_GERUND_CONTEXT))
+                       among(lex.dataset_cues_after), among(_GERUND_CONTEXT),
+                       among(lex.dataset_cues_after | lex.patterns.dataset_list_cues))
 
 
 @Language.factory("kg_entity_patterns", default_config={"rules": []})
@@ -501,6 +560,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon) -> Doc:
     found += _metric_candidates(doc, v, lex, at.metric)
     found += _method_candidates(doc, v, lex, at.method)
     found += _dataset_cue_candidates(doc, v, lex, at.dataset_cue)
+    found += _names_after_cues(v, lex, at.dataset_list)
     found += _name_candidates(doc, v, lex)
     _coordinated_types(doc, v, found, lex)
     found += _listed_datasets(v, found, lex)

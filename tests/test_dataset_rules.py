@@ -1,0 +1,36 @@
+"""Datasets told by their context, on sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.nlp import make_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline()
+
+
+def entities(nlp, text: str) -> set[tuple[str, str]]:
+    doc = nlp(text)
+    return {(s.text, s.label_) for s in doc.spans["entities"]}
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Results on two public datasets, including Quokka-2 and WOMBAT, are strong.", ["Quokka-2", "WOMBAT"]),
+    ("It transfers to downstream datasets, e.g., KOALA and DingoSet, without tuning.", ["KOALA", "DingoSet"]),
+    ("We score three benchmarks: EMU-1 (birds), NUMBAT (mammals) and PossumQ (plants).",
+     ["EMU-1", "NUMBAT", "PossumQ"]),
+    ("Web-scale corpora (WALLABY, BILBY) are used for pretraining.", ["WALLABY", "BILBY"]),
+    ("Finally we build a test collection called QUOLL that stresses retrievers.", ["QUOLL"]),
+])
+def test_names_a_dataset_word_introduces(nlp, text, names):
+    found = entities(nlp, text)
+    for name in names:
+        assert (name, "Dataset") in found, (name, found)
+
+
+def test_a_singular_dataset_word_introduces_no_list(nlp):
+    found = entities(nlp, "The corpus (FooLicense-2) was released with TurboNet.")
+    assert ("FooLicense-2", "Dataset") not in found
