@@ -34,3 +34,21 @@ def test_names_a_dataset_word_introduces(nlp, text, names):
 def test_a_singular_dataset_word_introduces_no_list(nlp):
     found = entities(nlp, "The corpus (FooLicense-2) was released with TurboNet.")
     assert ("FooLicense-2", "Dataset") not in found
+
+
+@pytest.mark.parametrize("text, name", [
+    ("On QuollSet, the model reaches 81.2% accuracy.", "QuollSet"),
+    ("Evaluations on NUMBAT across three backbones show gains.", "NUMBAT"),
+    ("It gains +3.1 nDCG on WombatIR) and more.", "WombatIR"),
+    ("Scores on the BILBY-2 and DingoQA splits improve.", "BILBY-2"),
+])
+def test_a_name_evaluated_on_is_a_dataset(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Our tagger is based on QuollNet, which is fast.", "QuollNet"),
+    ("We fine-tune on QuollNet features for speed.", "QuollNet"),
+])
+def test_a_name_on_which_something_rests_is_not_a_dataset(nlp, text, name):
+    assert (name, "Dataset") not in entities(nlp, text)

@@ -409,6 +409,29 @@ def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     return out
 
 
+def _evaluated_on(v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Candidate]:
+    """ "On FooSet, our model reaches ...", "(+2.1 nDCG on FooIR)": a name
+    evaluated on is a dataset, unless the words before "on" say otherwise
+    ("based on FooNet") or a noun follows it ("on FooNet features")."""
+    shapes = lex.patterns
+    out = []
+    for c in found:
+        if c.source != "name" or c.label != "Method" or c.end - c.start != 1:
+            continue
+        k = c.start - 1
+        if k >= 0 and v[k].lower_ == "the" and not v[k].is_sent_start:
+            k -= 1
+        if k < 0 or v[k].lower_ not in shapes.evaluated_on_words:
+            continue
+        if k > 0 and not v[k].is_sent_start and v[k - 1].lower_ in shapes.not_evaluation_before_on:
+            continue
+        nxt = v[c.end] if c.end < len(v) else None
+        if nxt is None or nxt.is_sent_start or nxt.is_punct or nxt.text in shapes.list_separators \
+                or nxt.lower_ in shapes.after_evaluated_name:
+            out.append(Candidate(c.start, c.end, "Dataset", "cue"))
+    return out
+
+
 def _coordinated_types(doc: Doc, v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """A name in a list with known datasets is a dataset too: "on CIFAR-10,
     SVHN and Foo-7" (same for methods)."""
@@ -562,6 +585,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon) -> Doc:
     found += _dataset_cue_candidates(doc, v, lex, at.dataset_cue)
     found += _names_after_cues(v, lex, at.dataset_list)
     found += _name_candidates(doc, v, lex)
+    found += _evaluated_on(v, lex, found)
     _coordinated_types(doc, v, found, lex)
     found += _listed_datasets(v, found, lex)
     found += _joined_list_items(v, found, lex)
