@@ -52,3 +52,16 @@ def test_a_name_evaluated_on_is_a_dataset(nlp, text, name):
 ])
 def test_a_name_on_which_something_rests_is_not_a_dataset(nlp, text, name):
     assert (name, "Dataset") not in entities(nlp, text)
+
+
+def test_a_capitalised_cue_word_and_its_number_are_part_of_the_name(nlp):
+    found = entities(nlp, "Our system was submitted to the QuollMOS Challenge 2031 last spring.")
+    assert ("QuollMOS Challenge 2031", "Dataset") in found
+
+
+def test_a_name_before_words_saying_what_a_benchmark_holds(nlp):
+    found = entities(nlp, "On the WOMBAT weak supervision benchmark, the labeller gains 4 points.")
+    assert ("WOMBAT", "Dataset") in found
+    # after "a", the name is of something else ("a NUMBAT weak supervision benchmark": NUMBAT's benchmark)
+    found = entities(nlp, "It is then tuned on a NUMBAT weak supervision benchmark for labelling.")
+    assert ("NUMBAT", "Dataset") not in found

@@ -40,6 +40,7 @@ class EntityPatterns:
     evaluated_on_words: frozenset[str]
     not_evaluation_before_on: frozenset[str]
     after_evaluated_name: frozenset[str]
+    indefinite_articles: frozenset[str]
 
 
 def _any_of(pieces: list[str]) -> str:

@@ -300,27 +300,62 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
 
 def _dataset_cue_candidates(doc: Doc, v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
     """Names before "dataset(s)", "benchmark(s)", "corpus": "the VoxCeleb
-    dataset", "on CIFAR-10 and SVHN benchmarks"."""
+    dataset", "on CIFAR-10 and SVHN benchmarks", "the FooEval Challenge 2023"
+    (a capitalised cue word is part of the name), "the FOO weak supervision
+    benchmark" (a name, then what the benchmark is about)."""
     conj = lex.patterns.list_separators
     out = []
     for i in cues:
         tok = v[i]
         k = tok.i - 1
         sent_start = tok.sent_start
+        nearest = True
         while k >= sent_start:
             end = k + 1
             while k >= sent_start and end - k <= 4 and _dataset_word(v[k], v, lex):
                 k -= 1
             if k + 1 < end:
-                out.append(Candidate(k + 1, end, "Dataset", "cue"))
+                out.append(Candidate(k + 1, _titled_cue_end(v, tok, lex) if nearest else end, "Dataset", "cue"))
             else:
+                if nearest:
+                    out += _name_before_topic(v, tok, lex)
                 break
+            nearest = False
             if k >= sent_start and v[k].text in conj:
                 while k >= sent_start and v[k].text in conj:
                     k -= 1
                 continue
             break
     return out
+
+
+def _titled_cue_end(v: list[Tok], cue: Tok, lex: Lexicon) -> int:
+    """Where a name that ends at `cue` ends: after a capitalised cue word and
+    its number ("Challenge 2022", "Dataset 25"), else before the cue."""
+    if cue.is_sent_start or not cue.text[:1].isupper():
+        return cue.i
+    end = cue.i + 1
+    if end < cue.sent_end and lex.patterns.version_number.match(v[end].text):
+        end += 1
+    return end
+
+
+def _name_before_topic(v: list[Tok], cue: Tok, lex: Lexicon) -> list[Candidate]:
+    """ "the FOO weak supervision benchmark": a name, up to three lower-case
+    words saying what it holds, then the cue word; not after "a"/"an"."""
+    j = cue.i - 1
+    while j >= cue.sent_start and cue.i - j <= 3 and v[j].text.islower() and v[j].text.replace("-", "").isalpha() \
+            and v[j].lower_ not in lex.name_stop_words and v[j].lower_ not in lex.task_heads:
+        j -= 1
+    if j == cue.i - 1 or j < cue.sent_start:
+        return []
+    end = j + 1
+    while j >= cue.sent_start and end - j <= 4 and _dataset_word(v[j], v, lex):
+        j -= 1
+    start = j + 1
+    if start == end or not is_name_like(v[start], lex) or (j >= 0 and v[j].lower_ in lex.patterns.indefinite_articles):
+        return []
+    return [Candidate(start, end, "Dataset", "cue")]
 
 
 def _names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
