@@ -65,3 +65,8 @@ def test_a_name_before_words_saying_what_a_benchmark_holds(nlp):
     # after "a", the name is of something else ("a NUMBAT weak supervision benchmark": NUMBAT's benchmark)
     found = entities(nlp, "It is then tuned on a NUMBAT weak supervision benchmark for labelling.")
     assert ("NUMBAT", "Dataset") not in found
+
+
+def test_a_list_carries_the_type_of_a_known_dataset_along(nlp):
+    found = entities(nlp, "We score on real sets (e.g. GLUE, QUOLL, NUMBAT, BILBY) and synthetic ones.")
+    assert {("QUOLL", "Dataset"), ("NUMBAT", "Dataset"), ("BILBY", "Dataset")} <= found

@@ -469,24 +469,30 @@ def _evaluated_on(v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Ca
 
 def _coordinated_types(doc: Doc, v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """A name in a list with known datasets is a dataset too: "on CIFAR-10,
-    SVHN and Foo-7" (same for methods)."""
+    SVHN and Foo-7" (same for methods); so is the next name along the list
+    ("GLUE, FOO, BAR and BAZ")."""
     conj = lex.patterns.list_separators
     known = {}
     for c in found:
         if c.source in ("gazetteer", "variant", "cue") and c.label in ("Dataset", "Method"):
             known[c.start] = c.label
             known[c.end - 1] = c.label
-    by_start = {c.start: c for c in found if c.source == "name" and c.end - c.start == 1}
-    for start, c in by_start.items():
-        for step in (-1, 1):
-            k = start + step
-            if not (0 <= k < len(v)) or v[k].text not in conj:
-                continue
-            while 0 <= k < len(v) and v[k].text in conj:
-                k += step
-            if k in known:
-                c.label = known[k]
-                break
+    pending = {c.start: c for c in found if c.source == "name" and c.end - c.start == 1}
+    changed = True
+    while changed:
+        changed = False
+        for start, c in list(pending.items()):
+            for step in (-1, 1):
+                k = start + step
+                if not (0 <= k < len(v)) or v[k].text not in conj:
+                    continue
+                while 0 <= k < len(v) and v[k].text in conj:
+                    k += step
+                if k in known:
+                    c.label = known[start] = known[k]
+                    del pending[start]
+                    changed = True
+                    break
 
 
 def _listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
