@@ -70,3 +70,14 @@ def test_a_name_before_words_saying_what_a_benchmark_holds(nlp):
 def test_a_list_carries_the_type_of_a_known_dataset_along(nlp):
     found = entities(nlp, "We score on real sets (e.g. GLUE, QUOLL, NUMBAT, BILBY) and synthetic ones.")
     assert {("QUOLL", "Dataset"), ("NUMBAT", "Dataset"), ("BILBY", "Dataset")} <= found
+
+
+@pytest.mark.parametrize("text, name", [
+    ("It gains on four datasets from QuollEmbed, which stresses long inputs.", "QuollEmbed"),
+    ("The detector placed first in the WOMBAT24 competition this year.", "WOMBAT24"),
+    ("It is tested on the Quoll-Part II and Numbat-Part 1 databases.", "Quoll-Part II"),
+    ("It is tested on the Quoll-Part II and Numbat-Part 1 databases.", "Numbat-Part 1"),
+    ("Alignment improves on the Gentle-Honest dataset by two points.", "Gentle-Honest"),
+])
+def test_more_ways_to_name_a_dataset(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)

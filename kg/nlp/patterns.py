@@ -418,11 +418,13 @@ def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
     t = tok.text
     if is_name_like(tok, lex):
         return True
+    # "Foo 2", "Foo Part II": a number after a capitalised word of the name.
+    if (t in lex.patterns.roman_numerals or lex.patterns.version_number.match(t)) and tok.i > 0:
+        return _dataset_word_prev(tok, v, lex)
     if t in lex.not_names or t.lower() in lex.name_stop_words:
         return False
-    if t[:1].isupper() and not tok.is_sent_start and t.isalpha():
-        return True
-    return bool(lex.patterns.version_number.match(t)) and tok.i > 0 and _dataset_word_prev(tok, v, lex)
+    # "Kestrel", "Helpful-Harmless": capitalised words, alone or joined by hyphens.
+    return t[:1].isupper() and not tok.is_sent_start and t.replace("-", "").isalpha()
 
 
 def _dataset_word_prev(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
