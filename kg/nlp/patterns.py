@@ -230,8 +230,11 @@ _PHRASE_END = frozenset({"and", "or", "with", "by", "using", "via", "from", "in"
                          "while", "which", "that", "through"})
 
 
-def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
+def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
+                       found: list[Candidate]) -> list[Candidate]:
     out = []
+    # "FID score": the score of a known metric is that metric.
+    known_ends = {c.end for c in found if c.label == "Metric" and c.source in ("gazetteer", "variant")}
     for i in heads:
         tok = v[i]
         low = tok.lower_
@@ -239,7 +242,9 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
             continue
         if low in lex.patterns.score_heads:
             # "VBench score", "CLIP score": a named measure, not "confidence score".
-            if tok.i > 0 and is_name_like(v[tok.i - 1], lex) or (tok.i > 0 and v[tok.i - 1].text.isupper()):
+            prev = v[tok.i - 1] if tok.i > 0 else None
+            if prev is not None and tok.i not in known_ends and (is_name_like(prev, lex) or (
+                    prev.text.isupper() and len(prev.text) >= 2 and prev.text not in lex.not_names)):
                 out.append(Candidate(tok.i - 1, tok.i + 1, "Metric", "head"))
             continue
         start = _modifiers(doc, v, tok.i, lex, True, limit=2)
@@ -623,7 +628,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon) -> Doc:
     found += _task_candidates(doc, v, lex, at.task)
     found += _narrowed_tasks(doc, v, lex, found)
     found += _gerund_candidates(doc, v, lex, at.gerund_context)
-    found += _metric_candidates(doc, v, lex, at.metric)
+    found += _metric_candidates(doc, v, lex, at.metric, found)
     found += _method_candidates(doc, v, lex, at.method)
     found += _dataset_cue_candidates(doc, v, lex, at.dataset_cue)
     found += _names_after_cues(v, lex, at.dataset_list)
