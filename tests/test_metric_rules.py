@@ -26,3 +26,13 @@ def test_the_score_of_a_known_metric_is_that_metric(nlp):
 def test_a_generic_word_before_score_is_no_metric_name(nlp):
     found = entities(nlp, "QuillNet reaches a SOTA score and A score of 3 on QuollSet.")
     assert not any(label == "Metric" for _, label in found)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We compare the quasi-log-likelihood (QLL) of both samplers.", "quasi-log-likelihood"),
+    ("We use the Brandt Koller (BK) divergence to compare the two.", "Brandt Koller"),
+    ("Systems trained with the Answer Soundness (AS) metric gain most.", "Answer Soundness"),
+    ("Its echo-to-hiss ratio (EHR) rises by 3 dB.", "echo-to-hiss ratio"),
+])
+def test_an_abbreviated_measure_is_a_metric(nlp, text, name):
+    assert (name, "Metric") in entities(nlp, text)

@@ -252,11 +252,16 @@ def _is_title(v: list[Tok], start: int, end: int, lex: Lexicon) -> bool:
     return all(tok.text[:1].isupper() or tok.lower_ in joiners for tok in v[start:end])
 
 
-def _head_type(v: list[Tok], long: Span, lex: Lexicon) -> str | None:
+def _head_type(v: list[Tok], long: Span, short: Span, lex: Lexicon) -> str | None:
     last = v[long.end - 1].lower_
     title = _is_title(v, long.start, long.end, lex)
     if last in lex.dataset_cues_after:
         return "Dataset"
+    # "pseudo-log-likelihood (PLL)"; "Kullback Leibler (KL) divergence", "Answer Correctness (AC) metric".
+    after = short.end + (short.end < len(v) and v[short.end].text == ")")
+    if last.rsplit("-", 1)[-1] in lex.patterns.hyphen_metric_heads \
+            or (after < len(v) and v[after].lower_ in lex.patterns.metric_words_after_pairs):
+        return "Metric"
     if last in lex.metric_heads and last not in lex.method_heads:
         return "Metric"
     if last in lex.task_heads and (last not in lex.method_heads or not title):
@@ -312,7 +317,7 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
         on_short = [c for c in by_end.get(short.end, ()) if c.start == short.start]
         ranked = sorted(inside + on_short, key=lambda c: (-(c.source == "proposal"), -c.rank, -(c.end - c.start)))
         ranked = [c for c in ranked if c.source not in ("name",) or c in on_short]
-        label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(v, long, lex)
+        label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(v, long, short, lex)
         if label is None:
             label = "Method" if ranked else None
         if label is None:

@@ -41,6 +41,8 @@ class EntityPatterns:
     not_evaluation_before_on: frozenset[str]
     after_evaluated_name: frozenset[str]
     indefinite_articles: frozenset[str]
+    hyphen_metric_heads: frozenset[str]
+    metric_words_after_pairs: frozenset[str]
 
 
 def _any_of(pieces: list[str]) -> str:
