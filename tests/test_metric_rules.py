@@ -36,3 +36,17 @@ def test_a_generic_word_before_score_is_no_metric_name(nlp):
 ])
 def test_an_abbreviated_measure_is_a_metric(nlp, text, name):
     assert (name, "Metric") in entities(nlp, text)
+
+
+def test_a_name_at_a_cutoff_is_a_metric(nlp):
+    found = entities(nlp, "QuillNet gains +4.2 Sturdiness@10 over the baseline.")
+    assert ("Sturdiness@10", "Metric") in found
+
+
+def test_upper_case_spellings_of_known_metrics(nlp):
+    found = entities(nlp, "QuillNet reaches a MAP of 0.51 with the same FLOPS.")
+    assert {("MAP", "Metric"), ("FLOPS", "Metric")} <= found
+
+
+def test_model_size_is_no_metric_name(nlp):
+    assert entities(nlp, "Quality grows with model size for QuillNet.") == {("QuillNet", "Method")}

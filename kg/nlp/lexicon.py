@@ -23,6 +23,7 @@ class EntityPatterns:
     not_in_names: re.Pattern  # anywhere in a word
     language_pair_split: re.Pattern  # literal separators, tried in order
     dataset_name_ending: re.Pattern  # at the end of a word
+    metric_name_shape: re.Pattern  # a whole word
     roman_numerals: frozenset[str]
     list_separators: frozenset[str]
     allowed_participles: frozenset[str]
@@ -59,6 +60,7 @@ def _entity_patterns(raw: dict) -> EntityPatterns:
             not_in_names=re.compile(_any_of(raw["not_in_names"])),
             language_pair_split=re.compile("|".join(map(re.escape, raw["language_pair_separators"]))),
             dataset_name_ending=re.compile(f"(?:{_any_of(raw['dataset_name_endings'])})$"),
+            metric_name_shape=re.compile(f"^(?:{_any_of(raw['metric_name_shapes'])})$"),
         )
     except re.error as err:
         raise rules.RulesError(f"entity_patterns: a piece is not a regular expression ({err})") from None

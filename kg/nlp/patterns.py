@@ -447,6 +447,8 @@ def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
         if lex.patterns.dataset_name_ending.search(tok.text) \
                 or (nxt is not None and nxt.lower_ in lex.dataset_cues_after):
             label = "Dataset"
+        elif lex.patterns.metric_name_shape.match(tok.text):
+            label = "Metric"  # "Robustness@10", "Hits@k"
         out.append(Candidate(tok.i, tok.i + 1, label, "name"))
     return out
 
