@@ -50,3 +50,19 @@ def test_upper_case_spellings_of_known_metrics(nlp):
 
 def test_model_size_is_no_metric_name(nlp):
     assert entities(nlp, "Quality grows with model size for QuillNet.") == {("QuillNet", "Method")}
+
+
+def test_a_setting_is_no_metric(nlp):
+    found = entities(nlp, "We tune cosine learning rates for QuillNet.")
+    assert not any(label == "Metric" for _, label in found)
+
+
+def test_a_point_in_time_is_no_metric(nlp):
+    found = entities(nlp, "QuillNet adapts its weights at inference time and during training time.")
+    assert not any(label == "Metric" for _, label in found)
+    assert ("inference time", "Metric") in entities(nlp, "QuillNet halves the inference time of BERT.")
+
+
+def test_words_that_judge_a_value_are_no_part_of_its_name(nlp):
+    found = entities(nlp, "QuillNet has the lowest glyph error rate of all taggers.")
+    assert ("glyph error rate", "Metric") in found

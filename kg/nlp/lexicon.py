@@ -44,6 +44,8 @@ class EntityPatterns:
     indefinite_articles: frozenset[str]
     hyphen_metric_heads: frozenset[str]
     metric_words_after_pairs: frozenset[str]
+    metric_judging_words: frozenset[str]
+    time_point_words: frozenset[str]
 
 
 def _any_of(pieces: list[str]) -> str:

@@ -248,13 +248,32 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
                 out.append(Candidate(tok.i - 1, tok.i + 1, "Metric", "head"))
             continue
         start = _modifiers(doc, v, tok.i, lex, True, limit=2)
+        # "lowest error rate", "provable accuracy": words that judge the value are no part of the name.
+        while start < tok.i and v[start].lower_ in lex.patterns.metric_judging_words:
+            start += 1
         if start == tok.i and low in lex.metric_heads_need_modifier:
             continue
         text = view_text(v, doc_text(doc), start, tok.i + 1).lower()
         if text in lex.generic_terms or any(v[k].lower_ in lex.patterns.generic_owners for k in range(start, tok.i)):
             continue
+        if _ends_in_generic_term(v, start, tok.i + 1, lex):
+            continue  # "cosine learning rates": a setting, not a measure
         out.append(Candidate(start, tok.i + 1, "Metric", "head"))
     return out
+
+
+def _ends_in_generic_term(v: list[Tok], start: int, end: int, lex: Lexicon) -> bool:
+    """Do the last two or more words of tokens start..end, singular, make a generic term?"""
+    words = [v[k].lower_ for k in range(start, end)]
+    words[-1] = words[-1][:-1] if words[-1].endswith("s") and not words[-1].endswith("ss") else words[-1]
+    return any(" ".join(words[k:]) in lex.generic_terms for k in range(len(words) - 1))
+
+
+def _drop_points_in_time(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
+    """ "at inference time", "during training time": when something happens,
+    not a measure of it; such metric candidates are removed."""
+    before = lex.patterns.time_point_words
+    found[:] = [c for c in found if not (c.label == "Metric" and c.start > 0 and v[c.start - 1].lower_ in before)]
 
 
 def _is_title(tok: Tok, lex: Lexicon) -> bool:
@@ -631,6 +650,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon) -> Doc:
     found += _narrowed_tasks(doc, v, lex, found)
     found += _gerund_candidates(doc, v, lex, at.gerund_context)
     found += _metric_candidates(doc, v, lex, at.metric, found)
+    _drop_points_in_time(v, found, lex)
     found += _method_candidates(doc, v, lex, at.method)
     found += _dataset_cue_candidates(doc, v, lex, at.dataset_cue)
     found += _names_after_cues(v, lex, at.dataset_list)
