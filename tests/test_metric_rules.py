@@ -66,3 +66,8 @@ def test_a_point_in_time_is_no_metric(nlp):
 def test_words_that_judge_a_value_are_no_part_of_its_name(nlp):
     found = entities(nlp, "QuillNet has the lowest glyph error rate of all taggers.")
     assert ("glyph error rate", "Metric") in found
+
+
+def test_a_known_metric_in_the_plural(nlp):
+    found = entities(nlp, "QuillNet improves accuracies and keeps latencies low.")
+    assert {("accuracies", "Metric"), ("latencies", "Metric")} <= found

@@ -122,7 +122,12 @@ _MAX_VARIANTS = 100_000
 
 def _plural(form: str) -> str | None:
     last = form[-1:]
-    return form + "s" if last.isalpha() and not form.endswith("s") else None
+    if not last.isalpha() or form.endswith("s"):
+        return None
+    # "accuracy" -> "accuracies"; "Galaxy" or "ROUGE-Y" is no English word
+    if form.endswith("y") and form[-2:-1] not in "aeiou" and form.islower():
+        return form[:-1] + "ies"
+    return form + "s"
 
 
 class GazetteerMatcher:
