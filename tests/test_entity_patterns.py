@@ -87,7 +87,7 @@ def test_score_heads_generic_owners_and_generic_methods(nlp):
 def test_a_rules_file_extends_the_family(tmp_path):
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"entity_patterns": {"extend": {"dataset_name_endings": ["Arena"]}}}))
-    text = "Tests on FooArena show gains."
+    text = "Scores of FooArena vary widely."
     assert ("FooArena", "Dataset") not in entities(make_pipeline(), text)
     assert ("FooArena", "Dataset") in entities(make_pipeline(rules=[str(path)]), text)
 

@@ -24,6 +24,7 @@ class EntityPatterns:
     language_pair_split: re.Pattern  # literal separators, tried in order
     dataset_name_ending: re.Pattern  # at the end of a word
     metric_name_shape: re.Pattern  # a whole word
+    hardware_name: re.Pattern  # a whole word
     roman_numerals: frozenset[str]
     list_separators: frozenset[str]
     allowed_participles: frozenset[str]
@@ -46,6 +47,7 @@ class EntityPatterns:
     metric_words_after_pairs: frozenset[str]
     metric_judging_words: frozenset[str]
     time_point_words: frozenset[str]
+    not_name_prefixes: tuple[str, ...]
 
 
 def _any_of(pieces: list[str]) -> str:
@@ -63,13 +65,15 @@ def _entity_patterns(raw: dict) -> EntityPatterns:
             language_pair_split=re.compile("|".join(map(re.escape, raw["language_pair_separators"]))),
             dataset_name_ending=re.compile(f"(?:{_any_of(raw['dataset_name_endings'])})$"),
             metric_name_shape=re.compile(f"^(?:{_any_of(raw['metric_name_shapes'])})$"),
+            hardware_name=re.compile(f"^(?:{_any_of(raw['hardware_names'])})$"),
         )
     except re.error as err:
         raise rules.RulesError(f"entity_patterns: a piece is not a regular expression ({err})") from None
     openers = tuple(sorted({tuple(o.split()) for o in raw["list_openers"]}, key=len, reverse=True))
     words = {f.name: frozenset(raw[f.name]) for f in fields(EntityPatterns)
-             if f.name not in compiled and f.name != "list_openers"}
-    return EntityPatterns(**compiled, **words, list_openers=openers)
+             if f.name not in compiled and f.name not in ("list_openers", "not_name_prefixes")}
+    return EntityPatterns(**compiled, **words, list_openers=openers,
+                          not_name_prefixes=tuple(raw["not_name_prefixes"]))
 
 
 # eq=False: a Lexicon is made once per set of rules files and used as a cache

@@ -43,7 +43,8 @@ def _is_language_pair(text: str, lex: Lexicon) -> bool:
 def _name_like_text(text: str, lex: Lexicon) -> bool:
     shapes = lex.patterns
     if len(text) < 2 or text in lex.not_names or shapes.number.match(text) or shapes.unit.match(text) \
-            or text in shapes.roman_numerals:
+            or text in shapes.roman_numerals or shapes.hardware_name.match(text) \
+            or text.lower().startswith(shapes.not_name_prefixes):
         return False
     if not text[0].isalnum() or not any(c.isalpha() for c in text) or shapes.not_in_names.search(text):
         return False
