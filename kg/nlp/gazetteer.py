@@ -43,7 +43,12 @@ _MAX_VARIANTS = 100_000
 
 def _plural(form: str) -> str | None:
     last = form[-1:]
-    return form + "s" if last.isalpha() and not form.endswith("s") else None
+    if not last.isalpha() or form.endswith("s"):
+        return None
+    # "accuracy" -> "accuracies"; "Galaxy" or "ROUGE-Y" is no English word
+    if form.endswith("y") and form[-2:-1] not in "aeiou" and form.islower():
+        return form[:-1] + "ies"
+    return form + "s"
 
 
 class GazetteerMatcher:
@@ -55,6 +60,7 @@ class GazetteerMatcher:
         self.entries = entries
         self.by_form: dict[str, int] = {}  # exact form -> entry index, for variants
         words = lex.name_stop_words
+        self.not_prefixes = lex.patterns.not_name_prefixes
         self._variants: dict[str, int | None] = {}  # word -> _variant(word)
         for i, e in enumerate(entries):
             key = str(i)
@@ -101,8 +107,8 @@ class GazetteerMatcher:
     def _variant(self, text: str) -> int | None:
         """The entry a hyphenated or numbered name extends, if any."""
         parts = _VARIANT_SPLIT.split(text)
-        if parts[-1].lower() in _ADJECTIVE_TAILS:
-            return None
+        if parts[-1].lower() in _ADJECTIVE_TAILS or text.lower().startswith(self.not_prefixes):
+            return None  # "Transformer-based", "non-BERT"
         if len(parts) > 1:
             for k in range(len(parts) - 1, 0, -1):  # longest known prefix first
                 hit = self.by_form.get("-".join(parts[:k]))
