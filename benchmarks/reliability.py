@@ -1,8 +1,8 @@
 """What `--min-confidence` costs: the reliability table, and the measurement
-behind the entity confidence values.
+behind the entity and relation confidence values.
 
     python3 benchmarks/reliability.py                 # Markdown tables, train and dev
-    python3 benchmarks/reliability.py --calibrate     # per rule: share right on train, and the values it gives
+    python3 benchmarks/reliability.py --calibrate     # per rule / band: share right on train, and the values it gives
     python3 benchmarks/reliability.py --calibrate --write   # ... and write them to kg/resources/rules/confidence.json
 
 Extracts the gold sets' abstracts (../shared/gold) with this checkout's code,
@@ -18,6 +18,13 @@ and whether the abstract names it more than once, and gives each group its
 share right, pulled towards its rule's share over all types when the group is
 small (ten entities' worth of weight), so that a group of three does not get
 0 or 1. Groups are re-formed with the new values until they settle.
+
+It also groups train's predicted relations by predicate, the tenth of 0..1
+their raw value (the one the relation rules give, before calibration) lies
+in, and whether the abstract names their subject more than once, and gives
+each group its share right, pulled towards the predicate's share over all
+bands when the group is small (ten relations' worth of weight); a band no
+relation falls in gets the predicate's share.
 """
 
 from __future__ import annotations
@@ -38,12 +45,15 @@ from kg import rules  # noqa: E402
 from kg.extract import Extractor  # noqa: E402
 from kg.extract.confidence import EntityConfidence, keep_confident  # noqa: E402
 from kg.extract.record import doc_to_record  # noqa: E402
+from kg.extract.relation_confidence import BANDS as RAW_BANDS, KEYS as RELATION_KEYS  # noqa: E402
+from kg.extract.relation_confidence import band as raw_band, repeated_names  # noqa: E402
 from kg.io import ReadReport, read_inputs  # noqa: E402
 from kg.nlp.candidates import PRIORITY  # noqa: E402
-from kg.nlp.entities import settled_entities  # noqa: E402
+from kg.nlp.entities import fold_name, settled_entities  # noqa: E402
 
-THRESHOLDS = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9)
+THRESHOLDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 TYPES = ("Method", "Dataset", "Task", "Metric")
+PREDICATES = ("evaluatedOn", "addresses", "improvesOver", "achieves")
 WEIGHT = 10  # entities' worth of weight the rule's overall share has in a small group
 
 
@@ -57,17 +67,23 @@ def load_scorer(shared: Path) -> Any:
     return module
 
 
-def extract(shared: Path, name: str) -> tuple[list[dict], list[dict], list[dict[tuple[int, int], str]]]:
-    """Gold records, predicted records (nothing left out), and per record the
-    rule of each entity mention, by its character offsets."""
+def extract(shared: Path, name: str) -> tuple[list[dict], list[dict], list[dict[tuple[int, int], str]],
+                                             list[list[float]]]:
+    """Gold records, predicted records (nothing left out), per record the
+    rule of each entity mention, by its character offsets, and the raw
+    value of each of its relations (in the record's order)."""
     gold = [json.loads(line) for line in (shared / "gold" / f"{name}.gold.jsonl").open(encoding="utf-8") if line.strip()]
     abstracts = list(read_inputs([shared / "gold" / f"{name}.input.jsonl"], ReadReport()))
     extractor = Extractor()
-    preds, sources = [], []
+    preds, sources, raws = [], [], []
     for ab, doc in zip(abstracts, extractor.nlp.pipe(ab.text for ab in abstracts)):
         sources.append({(e.start_char, e.end_char): e.source for e in settled_entities(doc)})
-        preds.append(doc_to_record(doc, ab.id, extractor.confidence))
-    return gold, preds, sources
+        raws.append([r["confidence"] for r in doc._.kg_relations or []])
+        preds.append(doc_to_record(doc, ab.id, extractor.confidence, 0.0, extractor.relation_values))
+        # Raw values are paired with the record's relations by position: the record must keep every one, in order.
+        if [r["p"] for r in preds[-1]["relations"]] != [r["p"] for r in doc._.kg_relations or []]:
+            sys.exit(f"reliability: the record of {ab.id} does not hold the Doc's relations in order")
+    return gold, preds, sources, raws
 
 
 # -- the reliability table -------------------------------------------------------
@@ -83,7 +99,7 @@ def reliability(scorer: Any, gold: list[dict], preds: list[dict]) -> list[str]:
     return rows
 
 
-BANDS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
+BANDS = (0.0, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
 
 
 def bands(judged_entities: list[tuple[float, bool]], judged_relations: list[tuple[float, bool]]) -> list[str]:
@@ -116,13 +132,16 @@ def _judge(pool: list[dict], items: list[dict], match: Any) -> list[bool]:
     return out
 
 
-def judged_relations(scorer: Any, gold: list[dict], preds: list[dict]) -> list[tuple[float, bool]]:
-    """(confidence, right) of every predicted relation, matched as the shared scorer matches."""
+def judged_relations(scorer: Any, gold: list[dict], preds: list[dict],
+                     raws: list[list[float]]) -> list[tuple[str, float, bool, bool, float]]:
+    """(predicate, raw value, subject named more than once, right, confidence)
+    of every predicted relation, right as the shared scorer matches."""
     by_id = {g["id"]: g for g in gold}
     out = []
-    for pred in preds:
+    for pred, raw in zip(preds, raws):
         g = by_id.get(pred["id"], {"entities": {}})
         gv, pv = scorer.variants(g), scorer.variants(pred)
+        repeated = repeated_names(pred["entities"])
         for p in scorer.PREDS:
             if p == "achieves":
                 def match(a: dict, b: dict) -> bool:
@@ -133,9 +152,11 @@ def judged_relations(scorer: Any, gold: list[dict], preds: list[dict]) -> list[t
                 def match(a: dict, b: dict) -> bool:
                     return (scorer.arg_match(a.get("s"), gv, b.get("s"), pv)
                             and scorer.arg_match(a.get("o"), gv, b.get("o"), pv))
-            mine = [r for r in pred["relations"] if r.get("p") == p]
+            mine = [(r, v) for r, v in zip(pred["relations"], raw) if r.get("p") == p]
             pool = [r for r in g.get("relations") or [] if r.get("p") == p]
-            out += zip((r.get("confidence", 1.0) for r in mine), _judge(pool, mine, match))
+            rights = _judge(pool, [r for r, _ in mine], match)
+            out += [(p, v, fold_name(r["s"]) in repeated, right, r.get("confidence", 1.0))
+                    for (r, v), right in zip(mine, rights)]
     return out
 
 
@@ -207,6 +228,50 @@ def calibration_rows(tables: dict, counts: dict) -> list[str]:
     return rows
 
 
+def calibrate_relations(judged: list[tuple[str, float, bool, bool, float]]) -> tuple[dict, dict]:
+    """New relation_bands and relation_bands_repeated, and the counts behind them."""
+    counts: dict[tuple[str, bool, str], list[int]] = defaultdict(lambda: [0, 0])
+    for p, raw, repeated, right, _ in judged:
+        b = raw_band(raw)
+        for key in ((p, repeated, b), (p, repeated, "*"), ("*", repeated, b), ("*", repeated, "*")):
+            counts[key][0] += right
+            counts[key][1] += 1
+    # The four predicates of the spec always, with any a relation rule adds; "other" pools them all.
+    predicates = sorted(set(PREDICATES) | {p for p, *_ in judged}, key=lambda p: ((PREDICATES + (p,)).index(p), p))
+    tables: dict[str, dict[str, dict[str, float]]] = {}
+    for repeated, name in zip((False, True), RELATION_KEYS):
+        right, n = counts[("*", repeated, "*")]
+        overall = right / n if n else 0.5
+        tables[name] = {}
+        for p in predicates + ["other"]:
+            key = "*" if p == "other" else p
+            right, n = counts[(key, repeated, "*")]
+            prior = (right + WEIGHT * overall) / (n + WEIGHT)
+            tables[name][p] = {}
+            for b in RAW_BANDS:
+                right, n = counts[(key, repeated, b)]
+                tables[name][p][b] = round((right + WEIGHT * prior) / (n + WEIGHT), 2)
+    return tables, dict(counts)
+
+
+def relation_rows(tables: dict, counts: dict) -> list[str]:
+    rows = ["| predicate | subject named | raw value | right / found | share right | value |",
+            "| --- | --- | --- | ---: | ---: | ---: |"]
+    for repeated, name in zip((False, True), RELATION_KEYS):
+        named = "more than once" if repeated else "once"
+        for p, per_band in tables[name].items():
+            key = "*" if p == "other" else p
+            for b in RAW_BANDS:
+                right, n = counts.get((key, repeated, b), (0, 0))
+                if n:
+                    rows.append(f"| {p} | {named} | {b} to {float(b) + 0.1:.1f} | {right} / {n} | {right / n:.2f} "
+                                f"| {per_band[b]:.2f} |")
+            right, n = counts.get((key, repeated, "*"), (0, 0))
+            if n:
+                rows.append(f"| {p} | {named} | all | {right} / {n} | {right / n:.2f} | |")
+    return rows
+
+
 def write_values(tables: dict) -> Path:
     path = rules.packaged_path("confidence")
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -227,28 +292,34 @@ def write_values(tables: dict) -> Path:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared", help="the shared folder (default: ../shared)")
-    ap.add_argument("--calibrate", action="store_true", help="measure the entity confidence values on train")
+    ap.add_argument("--calibrate", action="store_true", help="measure the entity and relation confidence values on train")
     ap.add_argument("--write", action="store_true", help="with --calibrate: write them to the packaged rules file")
     args = ap.parse_args()
     scorer = load_scorer(args.shared)
     if args.calibrate:
-        gold, preds, sources = extract(args.shared, "train")
+        gold, preds, sources, raws = extract(args.shared, "train")
         start = {k: rules.load("confidence")[k] for k in ("entity_rules", "entity_rules_repeated")}
         tables, counts = calibrate(judged_entities(scorer, gold, preds, sources), start)
         print("Entity confidence on train: each entity counted under the rule that gives it its value.\n")
         print("\n".join(calibration_rows(tables, counts)))
+        relation_tables, relation_counts = calibrate_relations(judged_relations(scorer, gold, preds, raws))
+        print("\nRelation confidence on train: each relation counted under its predicate, the tenth its raw value lies in "
+              "and whether its subject is named more than once (other: all predicates).\n")
+        print("\n".join(relation_rows(relation_tables, relation_counts)))
+        tables.update(relation_tables)
         if args.write:
             print(f"\nwritten to {write_values(tables)}")
         else:
             print("\n" + json.dumps(tables, indent=1))
         return
     for name, note in (("train", "the set the values are measured on"), ("dev", "the check set")):
-        gold, preds, sources = extract(args.shared, name)
+        gold, preds, sources, raws = extract(args.shared, name)
         print(f"**{name}** ({len(gold)} abstracts, {note}): facts with confidence >= C, scored with the shared scorer\n")
         print("\n".join(reliability(scorer, gold, preds)))
         ents = [(conf, right) for *_, right, conf in judged_entities(scorer, gold, preds, sources)]
         print(f"\n{name}: how right the facts of each band of confidence are\n")
-        print("\n".join(bands(ents, judged_relations(scorer, gold, preds))))
+        rels = [(conf, right) for *_, right, conf in judged_relations(scorer, gold, preds, raws)]
+        print("\n".join(bands(ents, rels)))
         print()
 
 

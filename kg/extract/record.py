@@ -12,6 +12,7 @@ import kg
 from kg.model import Abstract, ExtractOptions
 from kg.extract.confidence import EntityConfidence, entity_confidence, keep_confident
 from kg.extract.pipeline import extraction_pipeline
+from kg.extract.relation_confidence import RelationConfidence, relation_confidence
 from kg.nlp import ENTITY_TYPES
 from kg.nlp.entities import doc_extension, fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
@@ -73,7 +74,8 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> di
 
 
 def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None,
-                  min_confidence: float = 0.0) -> dict[str, Any]:
+                  min_confidence: float = 0.0,
+                  relation_values: RelationConfidence | None = None) -> dict[str, Any]:
     """The record of one abstract: entities per type, then relations, then provenance.
 
     One entity per thing named: mentions of the same gazetteer entry, or of the
@@ -84,11 +86,16 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
     name when it differs), `exactMatch` (IRIs from the gazetteer) and
     `mentions` (character offsets) and `confidence` (kg.extract.confidence,
     with `confidence` the values to use: the packaged ones by default).
+    A relation's `confidence` is the relation rules' raw value calibrated
+    (kg.extract.relation_confidence, with `relation_values` the values to
+    use: the packaged ones by default).
     Facts below `min_confidence` are left out (keep_confident)."""
-    relations = [dict(r) for r in (doc_extension(doc, "kg_relations") or [])]
+    relation_values = relation_values or relation_confidence()
+    entities = _merged_entities(doc, confidence)
+    relations = relation_values.calibrate([dict(r) for r in (doc_extension(doc, "kg_relations") or [])], entities)
     record = {
         "id": rid,
-        "entities": _merged_entities(doc, confidence),
+        "entities": entities,
         "relations": relations,
         "sentences": _sentence_offsets(doc),
         "extractor": dict(EXTRACTOR),
@@ -103,8 +110,9 @@ class Extractor:
 
     def __init__(self, gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = (),
                  min_confidence: float = 0.0):
-        self.nlp = extraction_pipeline(gazetteers, rules, min_confidence)
+        self.nlp = extraction_pipeline(gazetteers, rules)
         self.confidence = entity_confidence(rules)
+        self.relation_values = relation_confidence(rules)
         self.min_confidence = min_confidence
 
     @classmethod
@@ -113,7 +121,7 @@ class Extractor:
 
     def record(self, abstract: Abstract) -> dict[str, Any]:
         doc = self.nlp(abstract.text)
-        record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence)
+        record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values)
         _release(doc)
         return record
 
@@ -130,7 +138,7 @@ class Extractor:
 
     def _run(self, batch: list[Abstract]) -> Iterator[tuple[Abstract, dict]]:
         for ab, doc in zip(batch, self.nlp.pipe(ab.text for ab in batch)):
-            record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence)
+            record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values)
             _release(doc)
             yield ab, record
 
