@@ -1,0 +1,71 @@
+"""The cues of the paper's own proposals (rule family "proposals",
+kg/resources/rules/proposals.json), compiled into regular expressions.
+
+Each cue list of the family is one alternation in one pattern; a phrasing
+added to a list is found wherever the list's other entries are, with no
+other edit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+from kg import rules
+
+
+def _alt(pieces: list[str]) -> str:
+    # In the order written: where one piece begins another, the first written is tried first.
+    # An emptied list ("replace" with []) matches nothing, not the empty string.
+    return "(?:" + "|".join(pieces) + ")" if pieces else "(?!)"
+
+
+@dataclass(frozen=True, eq=False)
+class ProposalCues:
+    """The compiled cues. Each pattern says that a name follows its match."""
+
+    opener: re.Pattern  # "we propose", "this paper introduces"
+    gerund: re.Pattern  # "(by) proposing"
+    naming: re.Pattern  # "called", "dubbed", "we refer to it as"
+    our: re.Pattern  # "our method," "our models ("
+    the_proposed: re.Pattern  # "the proposed"
+    apposition: re.Pattern  # ", a novel", ", an efficient": the name comes before
+    dataset_before: re.Pattern  # dataset words between the cue and the name
+    dataset_after: re.Pattern  # "(FB), a new dataset": dataset words soon after the name
+    dataset_name: re.Pattern  # a name that says dataset by its ending ("FooBench")
+    scan_stop: frozenset[str]
+    not_after_subject: frozenset[str]
+
+
+def proposal_cues(extra: Iterable[str] = ()) -> ProposalCues:
+    """The proposal cues, with the changes of the user's rules files `extra`."""
+    return _proposal_cues(tuple(str(p) for p in extra))
+
+
+@lru_cache(maxsize=16)
+def _proposal_cues(extra: tuple[str, ...]) -> ProposalCues:
+    return compile_cues(rules.load("proposals", extra))
+
+
+def compile_cues(data: dict[str, Any]) -> ProposalCues:
+    """The patterns of a loaded "proposals" family (kg.rules.load)."""
+    subjects, adverbs, verbs = _alt(data["subjects"]), _alt(data["subject_adverbs"]), _alt(data["opener_verbs"])
+    return ProposalCues(
+        # A verb is written as its stem: "s" or "d" may follow ("proposes", "proposed").
+        opener=re.compile(rf"\b{subjects}\s+(?:{adverbs}\s+)?{verbs}[sd]?\b", re.I),
+        gerund=re.compile(rf"\b{_alt(data['gerund_openers'])}\b", re.I),
+        # An opening colon or quote is part of the cue: the name starts after it.
+        naming=re.compile(rf"\b{_alt(data['naming_words'])}\b\s*[:\"“']?", re.I),
+        our=re.compile(rf"\bour (?:{_alt(data['our_adjectives'])} )?{_alt(data['our_nouns'])}s?\s*[,(]\s*", re.I),
+        the_proposed=re.compile(rf"\b{_alt(data['the_proposed'])}\s+", re.I),
+        apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
+                              re.I),
+        dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
+        dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
+                                 rf"{_alt(data['dataset_words_after'])}\b", re.I),
+        dataset_name=re.compile(rf"{_alt(data['dataset_name_endings'])}$"),
+        scan_stop=frozenset(data["scan_stop"]),
+        not_after_subject=frozenset(data["not_after_subject"]),
+    )

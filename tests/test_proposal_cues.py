@@ -1,0 +1,134 @@
+"""The proposal cues are data (kg/resources/rules/proposals.json): every entry
+of every list does its part on a sentence written from the entry itself, so
+an entry added to the file is tested with no new test; and a phrasing added
+by a user's rules file is found with that one edit."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from kg import rules
+from kg.nlp import make_pipeline
+from kg.nlp.candidates import candidates
+from kg.nlp.lexicon import lexicon
+from kg.nlp.proposal_cues import compile_cues
+from kg.nlp.proposals import find_proposals
+
+_PACKAGED = rules.load("proposals")
+
+
+@pytest.fixture(scope="module")
+def before_proposals():
+    """The pipeline up to the proposal rules."""
+    nlp = make_pipeline()
+    return lambda text: nlp(text, disable=["kg_proposals", "kg_entities"])
+
+
+def _proposed(before_proposals, text: str, data: dict) -> set[tuple[str, str]]:
+    """(text, label) of what the proposal rules with the cues `data` find in `text`."""
+    doc = before_proposals(text)
+    find_proposals(doc, lexicon(), compile_cues(data))
+    return {(doc[c.start:c.end].text, c.label) for c in candidates(doc) if c.source == "proposal"}
+
+
+def _example(piece: str) -> str:
+    """A short text that the regex piece matches: each group's first
+    alternative, each optional part left out, one of each repeated part."""
+    def write(parsed) -> str:
+        out = []
+        for op, av in parsed:
+            name = str(op)
+            if name == "LITERAL":
+                out.append(chr(av))
+            elif name == "IN":
+                out.append("x")
+            elif name == "BRANCH":
+                out.append(write(av[1][0]))
+            elif name == "SUBPATTERN":
+                out.append(write(av[-1]))
+            elif name.endswith("REPEAT"):
+                out.append(write(av[2]) * av[0])
+            else:
+                raise AssertionError(f"write an example for {piece!r} by hand ({name})")
+        return "".join(out)
+
+    text = write(re._parser.parse(piece))
+    assert re.fullmatch(piece, text), piece
+    return text
+
+
+def _without(key: str, entry: str) -> dict:
+    data = rules.load("proposals")
+    data[key] = [e for e in data[key] if e != entry]
+    return data
+
+
+# Per cue list: a sentence made from an entry (its example in place of {}),
+# and what the proposal rules find there with the entry; without the entry
+# they must find something else (mostly nothing).
+_CASES = {
+    "subjects": ("{} presents FooNet to count birds.", {("FooNet", "Method")}),
+    "subject_adverbs": ("We {} present FooNet to count birds.", {("FooNet", "Method")}),
+    "opener_verbs": ("We {} FooNet to count birds.", {("FooNet", "Method")}),
+    "gerund_openers": ("The gap is closed by {} FooNet to count birds.", {("FooNet", "Method")}),
+    "naming_words": ("A bird counter {} FooNet runs fast.", {("FooNet", "Method")}),
+    "our_adjectives": ("Our {} model, FooNet, counts birds.", {("FooNet", "Method")}),
+    "our_nouns": ("Our {}, FooNet, counts birds.", {("FooNet", "Method")}),
+    "the_proposed": ("As a result, {} FooNet counts birds.", {("FooNet", "Method")}),
+    "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
+    "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
+    "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
+    "dataset_name_endings": ("We release Zeta{} to count birds.", None),  # the name is the example
+    "scan_stop": ("We propose a detector {} FooNet and birds.", set()),
+    "not_after_subject": ("Then the proposed soft label mixing {} the birds works.", set()),
+}
+
+
+def _entries():
+    for key, entries in _PACKAGED.items():
+        for entry in entries:
+            yield key, entry
+
+
+def test_every_key_has_a_case() -> None:
+    assert set(_CASES) == set(_PACKAGED)
+
+
+@pytest.mark.parametrize("key, entry", list(_entries()))
+def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str, entry: str) -> None:
+    template, expected = _CASES[key]
+    example = entry if key in ("scan_stop", "not_after_subject", "dataset_name_endings") else _example(entry)
+    if key == "naming_words" and example.startswith("we "):
+        template = "A bird counter runs fast, and {} FooNet."
+    text = template.format(example)
+    if key == "dataset_name_endings":
+        expected = {("Zeta" + example, "Dataset")}
+    with_entry = _proposed(before_proposals, text, _PACKAGED)
+    without_entry = _proposed(before_proposals, text, _without(key, entry))
+    assert with_entry == expected, (text, with_entry)
+    assert without_entry != expected, (text, without_entry)
+
+
+def test_an_emptied_cue_list_matches_nothing(before_proposals) -> None:
+    data = rules.load("proposals")
+    data["subjects"] = []
+    assert _proposed(before_proposals, "We present FooNet to count birds.", data) == set()
+
+
+_ONE_EDIT = "The authors present FooNet, a detector for road signs."
+
+
+def test_a_new_phrasing_is_one_edit_of_a_rules_file(tmp_path: Path) -> None:
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"proposals": {"extend": {"subjects": ["the authors"]}}}), encoding="utf-8")
+
+    def proposed(nlp) -> set[str]:
+        doc = nlp(_ONE_EDIT)
+        return {s._.kg_name for s in doc.spans["entities"] if s._.proposed}
+
+    assert proposed(make_pipeline()) == set()
+    assert proposed(make_pipeline(rules=[path])) == {"FooNet"}
