@@ -132,3 +132,31 @@ def test_a_new_phrasing_is_one_edit_of_a_rules_file(tmp_path: Path) -> None:
 
     assert proposed(make_pipeline()) == set()
     assert proposed(make_pipeline(rules=[path])) == {"FooNet"}
+
+
+# -- kinds of phrasing, each with sentences written for it -------------------------------
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline()
+
+
+def _proposed_names(nlp, text: str) -> set[str]:
+    doc = nlp(text)
+    return {s._.kg_name for s in doc.spans["entities"] if s._.proposed}
+
+
+@pytest.mark.parametrize("text, names", [
+    # an opener verb in the past tense
+    ("For the second track, we designed FooNet to count birds.", {"FooNet"}),
+    ("We developed BarNet, which counts birds.", {"BarNet"}),
+])
+def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
+    assert _proposed_names(nlp, text) == names
+
+
+@pytest.mark.parametrize("text", [
+    # "namely" lists what a noun before it covers, mostly things the paper did not make
+    "We test on two public sets, namely FooSet and BarSet.",
+])
+def test_not_proposals(nlp, text: str) -> None:
+    assert _proposed_names(nlp, text) == set()

@@ -53,8 +53,8 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
     """The patterns of a loaded "proposals" family (kg.rules.load)."""
     subjects, adverbs, verbs = _alt(data["subjects"]), _alt(data["subject_adverbs"]), _alt(data["opener_verbs"])
     return ProposalCues(
-        # A verb is written as its stem: "s" or "d" may follow ("proposes", "proposed").
-        opener=re.compile(rf"\b{subjects}\s+(?:{adverbs}\s+)?{verbs}[sd]?\b", re.I),
+        # A verb is written as its stem: "s", "es", "d" or "ed" may follow ("proposes", "designed").
+        opener=re.compile(rf"\b{subjects}\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b", re.I),
         gerund=re.compile(rf"\b{_alt(data['gerund_openers'])}\b", re.I),
         # An opening colon or quote is part of the cue: the name starts after it.
         naming=re.compile(rf"\b{_alt(data['naming_words'])}\b\s*[:\"“']?", re.I),
