@@ -78,7 +78,8 @@ _CASES = {
     "naming_words": ("A bird counter {} FooNet runs fast.", {("FooNet", "Method")}),
     "our_adjectives": ("Our {} model, FooNet, counts birds.", {("FooNet", "Method")}),
     "our_nouns": ("Our {}, FooNet, counts birds.", {("FooNet", "Method")}),
-    "the_proposed": ("As a result, {} FooNet counts birds.", {("FooNet", "Method")}),
+    "the_proposed": ("As a result, {} soft label mixing outperforms BarNet.", {("soft label mixing", "Method")}),
+    "ours_marks": ("FooNet ({}) counts birds.", {("FooNet", "Method")}),
     "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
     "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
     "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
@@ -149,6 +150,16 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # an opener verb in the past tense
     ("For the second track, we designed FooNet to count birds.", {"FooNet"}),
     ("We developed BarNet, which counts birds.", {"BarNet"}),
+    # "our" and a name, with at most one modifier between
+    ("On three sets, our FooNet counts birds best.", {"FooNet"}),
+    ("Our parameter-efficient BarNet is cheap.", {"BarNet"}),
+    ("Our advanced model, BazNet, is cheap.", {"BazNet"}),
+    # a name marked as the paper's own in brackets
+    ("FooNet (ours) beats BarNet by 2 points.", {"FooNet"}),
+    # a novelty apposition after a defined abbreviation or a run of capitalised words
+    ("Results show that Drift Aware Quantile Regression (DAQR), a novel method, predicts drift.",
+     {"Drift Aware Quantile Regression"}),
+    ("These findings motivate Pebble Sampling, a simple but effective decoder.", {"Pebble Sampling"}),
 ])
 def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     assert _proposed_names(nlp, text) == names
@@ -157,6 +168,8 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
 @pytest.mark.parametrize("text", [
     # "namely" lists what a noun before it covers, mostly things the paper did not make
     "We test on two public sets, namely FooSet and BarSet.",
+    "Our method beats BarNet on birds.",
+    "In Table 2, a new record is set.",
 ])
 def test_not_proposals(nlp, text: str) -> None:
     assert _proposed_names(nlp, text) == set()

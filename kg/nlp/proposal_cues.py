@@ -30,8 +30,10 @@ class ProposalCues:
     gerund: re.Pattern  # "(by) proposing"
     naming: re.Pattern  # "called", "dubbed", "we refer to it as"
     our: re.Pattern  # "our method," "our models ("
+    our_name: re.Pattern  # "our", "our new", "our parameter-efficient": a name right after
     the_proposed: re.Pattern  # "the proposed"
     apposition: re.Pattern  # ", a novel", ", an efficient": the name comes before
+    ours: re.Pattern  # "(ours)": the name comes before
     dataset_before: re.Pattern  # dataset words between the cue and the name
     dataset_after: re.Pattern  # "(FB), a new dataset": dataset words soon after the name
     dataset_name: re.Pattern  # a name that says dataset by its ending ("FooBench")
@@ -59,9 +61,11 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         # An opening colon or quote is part of the cue: the name starts after it.
         naming=re.compile(rf"\b{_alt(data['naming_words'])}\b\s*[:\"“']?", re.I),
         our=re.compile(rf"\bour (?:{_alt(data['our_adjectives'])} )?{_alt(data['our_nouns'])}s?\s*[,(]\s*", re.I),
+        our_name=re.compile(rf"\bour\s+(?:(?:{_alt(data['our_adjectives'])}|\w+-[\w-]+)\s+)?", re.I),
         the_proposed=re.compile(rf"\b{_alt(data['the_proposed'])}\s+", re.I),
         apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
                               re.I),
+        ours=re.compile(rf"\(\s*{_alt(data['ours_marks'])}\s*\)", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
         dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
                                  rf"{_alt(data['dataset_words_after'])}\b", re.I),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from itertools import chain
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
@@ -138,6 +139,28 @@ def _label(v: list[Tok], text: str, from_char: int, name: Name, cues: ProposalCu
     return "Method"
 
 
+def _name_before(v: list[Tok], i: int, lex: Lexicon, abbreviations: list[tuple[Span, Span]]) -> Name | None:
+    """The name that ends just before token i: a defined abbreviation
+    ("Long Form (LF)" or "LF (Long Form)", the long form), a name-like token,
+    or a run of capitalised words ("Nucleus Sampling") within the sentence."""
+    k = i - 1
+    if v[k].text == ")" and k >= 1:
+        k -= 1
+    long = next((lg for lg, sh in abbreviations if sh.end == k + 1 or lg.end == k + 1), None)
+    if long is not None:
+        return long.start, long.end
+    start = k
+    while start > v[k].sent_start and k - start < 4 and _is_title_word(v[start - 1], lex):
+        start -= 1
+    if start < k and _is_title_word(v[k], lex) or is_name_like(v[k], lex):
+        return start, k + 1
+    return None
+
+
+def _is_title_word(tok: Tok, lex: Lexicon) -> bool:
+    return bool(_TITLE_WORD.match(tok.text)) and tok.text not in lex.not_names and tok.lower_ not in STOP_WORDS
+
+
 def _short_form_use(texts: tuple[str, ...], pairs: list[tuple[Span, Span]], k: int) -> tuple[Span, int] | None:
     """kg.nlp.abbreviations.short_form_uses(doc).get(k): the use of a short
     form that starts at token k, as (its long form, number of tokens); the
@@ -176,6 +199,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
         (cues.gerund, cues.gerund.finditer(text), cues.scan_stop, _WINDOW),
         (cues.naming, called, no_stop, 3),
         (cues.our, cues.our.finditer(text), no_stop, 2),
+        (cues.our_name, cues.our_name.finditer(text), cues.scan_stop, 1),
         (cues.the_proposed, cues.the_proposed.finditer(text), cues.scan_stop, 1),
     )
     for rx, matches, stop, window in tried:
@@ -200,16 +224,12 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 if use is not None and name[1] - name[0] <= use[1]:
                     name = use[0].start, use[0].end
                 found.append((name, _label(v, text, m.end(), name, cues)))
-    # "X, a novel framework for ...": a name followed by a novelty apposition.
-    for m in cues.apposition.finditer(text):
+    # "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty.
+    for m in chain(cues.apposition.finditer(text), cues.ours.finditer(text)):
         idx = m.start()
-        i = bisect_left(idxs, idx)  # the comma token there, if the comma is one
-        if 0 < i < len(v) and idxs[i] == idx and v[i].text == ",":
-            k = i - 1
-            if v[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
-                k -= 2
-            long = next((lg for lg, sh in abbreviations if sh.end == k + 1 or lg.end == k + 1), None)
-            name = (long.start, long.end) if long is not None else ((k, k + 1) if is_name_like(v[k], lex) else None)
+        i = bisect_left(idxs, idx)  # the comma or bracket token there, if it is one
+        if 0 < i < len(v) and idxs[i] == idx and v[i].text in (",", "("):
+            name = _name_before(v, i, lex, abbreviations)
             if name is not None:
                 found.append((name, _label(v, text, idx, name, cues)))
     out = candidates(doc)
