@@ -76,6 +76,8 @@ _CASES = {
     "opener_verbs": ("We {} FooNet to count birds.", {("FooNet", "Method")}),
     "gerund_openers": ("The gap is closed by {} FooNet to count birds.", {("FooNet", "Method")}),
     "naming_words": ("A bird counter {} FooNet runs fast.", {("FooNet", "Method")}),
+    "naming_not_after": ("It is a {}called FooNet.", set()),
+    "novelty_words": ("We study a {} objective called soft mixing.", {("soft mixing", "Method")}),
     "our_adjectives": ("Our {} model, FooNet, counts birds.", {("FooNet", "Method")}),
     "our_nouns": ("Our {}, FooNet, counts birds.", {("FooNet", "Method")}),
     "the_proposed": ("As a result, {} soft label mixing outperforms BarNet.", {("soft label mixing", "Method")}),
@@ -102,7 +104,8 @@ def test_every_key_has_a_case() -> None:
 @pytest.mark.parametrize("key, entry", list(_entries()))
 def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str, entry: str) -> None:
     template, expected = _CASES[key]
-    example = entry if key in ("scan_stop", "not_after_subject", "dataset_name_endings") else _example(entry)
+    plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after")
+    example = entry if key in plain else _example(entry)
     if key == "naming_words" and example.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."
     text = template.format(example)
@@ -160,6 +163,13 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("Results show that Drift Aware Quantile Regression (DAQR), a novel method, predicts drift.",
      {"Drift Aware Quantile Regression"}),
     ("These findings motivate Pebble Sampling, a simple but effective decoder.", {"Pebble Sampling"}),
+    # naming: "we call" with its object, "denoted as", "that we refer to as"
+    ("We call this new approach FooNet.", {"FooNet"}),
+    ("We call this design a Pebble Net (PN).", {"Pebble Net"}),
+    ("This novel approach, denoted as Soft Label Mixing (SLM), is fast.", {"Soft Label Mixing"}),
+    ("This gives a two-stage scheme that we refer to as FooNet.", {"FooNet"}),
+    # a lower-case name after a naming word where the sentence introduces something
+    ("We propose a new objective, called soft label mixing, for birds.", {"soft label mixing"}),
 ])
 def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     assert _proposed_names(nlp, text) == names
@@ -170,6 +180,13 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We test on two public sets, namely FooSet and BarSet.",
     "Our method beats BarNet on birds.",
     "In Table 2, a new record is set.",
+    # naming words after which the name is not the paper's own
+    "Training shows a phenomenon called Edge of Drift in the loss.",
+    "This is a so-called Foo-type result.",
+    "The tags mark what we call FooNet units.",
+    # a lower-case name after a naming word, in a sentence that introduces nothing
+    "The task involves identifying named entities in news.",
+    "The memory (called hidden state) is small.",
 ])
 def test_not_proposals(nlp, text: str) -> None:
     assert _proposed_names(nlp, text) == set()

@@ -29,6 +29,7 @@ class ProposalCues:
     opener: re.Pattern  # "we propose", "this paper introduces"
     gerund: re.Pattern  # "(by) proposing"
     naming: re.Pattern  # "called", "dubbed", "we refer to it as"
+    novelty: re.Pattern  # "novel", "new": said of what the paper introduces
     our: re.Pattern  # "our method," "our models ("
     our_name: re.Pattern  # "our", "our new", "our parameter-efficient": a name right after
     the_proposed: re.Pattern  # "the proposed"
@@ -59,7 +60,10 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         opener=re.compile(rf"\b{subjects}\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b", re.I),
         gerund=re.compile(rf"\b{_alt(data['gerund_openers'])}\b", re.I),
         # An opening colon or quote is part of the cue: the name starts after it.
-        naming=re.compile(rf"\b{_alt(data['naming_words'])}\b\s*[:\"“']?", re.I),
+        # The words of naming_not_after are looked for right before the cue, one lookbehind each.
+        naming=re.compile("".join(rf"(?<!{re.escape(w)})" for w in data["naming_not_after"])
+                          + rf"\b{_alt(data['naming_words'])}\b\s*[:\"“']?", re.I),
+        novelty=re.compile(rf"\b{_alt(data['novelty_words'])}\b", re.I),
         our=re.compile(rf"\bour (?:{_alt(data['our_adjectives'])} )?{_alt(data['our_nouns'])}s?\s*[,(]\s*", re.I),
         our_name=re.compile(rf"\bour\s+(?:(?:{_alt(data['our_adjectives'])}|\w+-[\w-]+)\s+)?", re.I),
         the_proposed=re.compile(rf"\b{_alt(data['the_proposed'])}\s+", re.I),

@@ -123,6 +123,15 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
     return None
 
 
+def _introduced_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues) -> bool:
+    """Whether the sentence, up to `char`, introduces something: an opener
+    ("we propose") or a novelty word ("a new objective")."""
+    i = _token_at(v, idxs, char)
+    start = v[v[i].sent_start].idx if i is not None else 0
+    before = text[start:char]
+    return bool(cues.opener.search(before) or cues.novelty.search(before))
+
+
 def _end_char(v: list[Tok], name: Name) -> int:
     last = v[name[1] - 1]
     return last.idx + len(last.text)
@@ -210,7 +219,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 if any(end_char <= c <= end_char + 25 for c in called_at):
                     # "we propose a Faster RCNN method named FDNet": the name comes after "named".
                     continue
-            if name is None and rx is cues.naming:
+            if name is None and rx is cues.naming and _introduced_before(v, idxs, text, m.start(), cues):
+                # "we propose a new objective called soft mixing": a lower-case name only where
+                # the sentence introduces something ("named entities", "today called keys" do not).
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_name_at(v, nxt, lex) if nxt is not None else None
                 if name is not None and v[name[1] - 1].lower_ in lex.task_heads:
