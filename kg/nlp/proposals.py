@@ -219,9 +219,11 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 if any(end_char <= c <= end_char + 25 for c in called_at):
                     # "we propose a Faster RCNN method named FDNet": the name comes after "named".
                     continue
-            if name is None and rx is cues.naming and _introduced_before(v, idxs, text, m.start(), cues):
-                # "we propose a new objective called soft mixing": a lower-case name only where
-                # the sentence introduces something ("named entities", "today called keys" do not).
+            if name is None and rx is cues.naming and (cues.subject.match(m.group())
+                                                       or _introduced_before(v, idxs, text, m.start(), cues)):
+                # "we call it soft mixing", "we propose a new objective called soft mixing": a
+                # lower-case name only where the authors name it or the sentence introduces
+                # something ("named entities", "today called keys" are not theirs).
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_name_at(v, nxt, lex) if nxt is not None else None
                 if name is not None and v[name[1] - 1].lower_ in lex.task_heads:
