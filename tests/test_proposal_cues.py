@@ -82,6 +82,11 @@ _CASES = {
     "our_nouns": ("Our {}, FooNet, counts birds.", {("FooNet", "Method")}),
     "the_proposed": ("As a result, {} soft label mixing outperforms BarNet.", {("soft label mixing", "Method")}),
     "ours_marks": ("FooNet ({}) counts birds.", {("FooNet", "Method")}),
+    "lower_name_skipped": ("We propose {} soft label mixing, which helps.", {("soft label mixing", "Method")}),
+    "lower_name_generic_heads": ("We propose soft label {}, which helps.", set()),
+    "lower_name_set_off": ("We propose soft label mixing {} birds.", {("soft label mixing", "Method")}),
+    "lower_name_ends": ("We propose a soft label layer {} birds.", {("soft label layer", "Method")}),
+    "namely_words": ("We propose a new approach ({} FooNet) for birds.", {("FooNet", "Method")}),
     "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
     "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
     "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
@@ -104,7 +109,8 @@ def test_every_key_has_a_case() -> None:
 @pytest.mark.parametrize("key, entry", list(_entries()))
 def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str, entry: str) -> None:
     template, expected = _CASES[key]
-    plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after")
+    plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
+             "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off")
     example = entry if key in plain else _example(entry)
     if key == "naming_words" and example.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."
@@ -168,6 +174,15 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We call this design a Pebble Net (PN).", {"Pebble Net"}),
     ("This novel approach, denoted as Soft Label Mixing (SLM), is fast.", {"Soft Label Mixing"}),
     ("This gives a two-stage scheme that we refer to as FooNet.", {"FooNet"}),
+    # a lower-case name right after an opener, ending where the clause goes on
+    ("We propose knot boosting, a technique for small models.", {"knot boosting"}),
+    ("We introduce a latent gating layer that pools tokens.", {"latent gating layer"}),
+    ("By proposing selective anchor updating, we keep static nodes fixed.", {"selective anchor updating"}),
+    ("We propose a local self-attention which attends to a window.", {"local self-attention"}),
+    # "namely" after a noun of method, in a sentence that introduces something
+    ("In this paper we propose a novel approach (namely, Orthogonal Pebble Nets) to learn features.",
+     {"Orthogonal Pebble Nets"}),
+    ("We propose a delay-aware coordinate update rule (DECUR) for fixed points.", {"delay-aware coordinate update rule"}),
     # a lower-case name after a naming word where the sentence introduces something
     ("We propose a new objective, called soft label mixing, for birds.", {"soft label mixing"}),
 ])
@@ -180,6 +195,17 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We test on two public sets, namely FooSet and BarSet.",
     "Our method beats BarNet on birds.",
     "In Table 2, a new record is set.",
+    # a lower-case description after an opener, not a name
+    "We propose a multi-task learning framework for birds.",
+    "We propose training reward models with contrast.",
+    "We introduce a network designed for birds.",
+    "We present hardware embeddings for cost models.",
+    "We propose a hyperbolic generalization of multidimensional scaling.",
+    "We develop a training-free metric that ranks models.",
+    "We propose a segment auction where ads are priced.",
+    # names of tasks, and known models, after "our"
+    "Semantic role labeling (SRL) is hard. We train our SRL model on news.",
+    "We fine-tune our BERT model on news.",
     # naming words after which the name is not the paper's own
     "Training shows a phenomenon called Edge of Drift in the loss.",
     "This is a so-called Foo-type result.",
@@ -190,3 +216,9 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
 ])
 def test_not_proposals(nlp, text: str) -> None:
     assert _proposed_names(nlp, text) == set()
+
+
+def test_a_proposed_name_that_ends_in_a_dataset_word_is_a_dataset(nlp) -> None:
+    doc = nlp("We construct a large-scale Cross-Age Pebble dataset (CAP).")
+    assert {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed} == {
+        ("Cross-Age Pebble dataset", "Dataset")}

@@ -31,6 +31,8 @@ class ProposalCues:
     gerund: re.Pattern  # "(by) proposing"
     naming: re.Pattern  # "called", "dubbed", "we refer to it as"
     novelty: re.Pattern  # "novel", "new": said of what the paper introduces
+    namely: re.Pattern  # "namely", "i.e.": a name after a noun of method ("a new approach, namely X")
+    our_noun: re.Pattern  # one of our_nouns, as a whole word
     our: re.Pattern  # "our method," "our models ("
     our_name: re.Pattern  # "our", "our new", "our parameter-efficient": a name right after
     the_proposed: re.Pattern  # "the proposed"
@@ -40,6 +42,10 @@ class ProposalCues:
     dataset_after: re.Pattern  # "(FB), a new dataset": dataset words soon after the name
     dataset_name: re.Pattern  # a name that says dataset by its ending ("FooBench")
     scan_stop: frozenset[str]
+    lower_name_skipped: frozenset[str]
+    lower_name_generic_heads: frozenset[str]
+    lower_name_set_off: frozenset[str]
+    lower_name_ends: frozenset[str]
     not_after_subject: frozenset[str]
 
 
@@ -65,6 +71,8 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         # The words of naming_not_after are looked for right before the cue, one lookbehind each.
         naming=re.compile("".join(rf"(?<!{re.escape(w)})" for w in data["naming_not_after"])
                           + rf"\b{_alt(data['naming_words'])}\b\s*[:\"“']?", re.I),
+        namely=re.compile(rf"\b{_alt(data['namely_words'])}(?!\w)\s*,?", re.I),
+        our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
         novelty=re.compile(rf"\b{_alt(data['novelty_words'])}\b", re.I),
         our=re.compile(rf"\bour (?:{_alt(data['our_adjectives'])} )?{_alt(data['our_nouns'])}s?\s*[,(]\s*", re.I),
         our_name=re.compile(rf"\bour\s+(?:(?:{_alt(data['our_adjectives'])}|\w+-[\w-]+)\s+)?", re.I),
@@ -77,5 +85,9 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
                                  rf"{_alt(data['dataset_words_after'])}\b", re.I),
         dataset_name=re.compile(rf"{_alt(data['dataset_name_endings'])}$"),
         scan_stop=frozenset(data["scan_stop"]),
+        lower_name_skipped=frozenset(data["lower_name_skipped"]),
+        lower_name_generic_heads=frozenset(data["lower_name_generic_heads"]),
+        lower_name_set_off=frozenset(data["lower_name_set_off"]),
+        lower_name_ends=frozenset(data["lower_name_ends"]),
         not_after_subject=frozenset(data["not_after_subject"]),
     )

@@ -91,6 +91,48 @@ def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Prop
     return start, end
 
 
+def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
+    """ "we propose (a novel) knowledge boosting, ...", "we introduce a latent
+    attention layer that ...": a lower-case name of two to five words right
+    after an opener (past an article and words of praise), set off by a
+    comma or bracket, or with a method's head ("layer", "loss") where the
+    clause goes on ("which", "to" ...). Not a gerund that opens what is
+    done ("we propose training reward models"), a task, a dataset, a plural
+    or a participle ("a network designed for"), nor a description that ends
+    in a generic head ("a multi-task learning framework") unless an
+    abbreviation in brackets names it."""
+    sent_end = v[i].sent_end
+    start = i
+    while start < sent_end and v[start].lower_ in cues.lower_name_skipped:
+        start += 1
+    end = start
+    while end < sent_end and end - start < 5:
+        tok = v[end]
+        if tok.is_punct or tok.is_space or not tok.text[:1].islower() or not tok.text.replace("-", "").isalnum() \
+                or tok.lower_ in lex.name_stop_words or tok.lower_ in cues.scan_stop:
+            break
+        end += 1
+    if end - start < 2:
+        return None
+    first, last = v[start].lower_, v[end - 1].lower_
+    # Set off as a name ("knowledge boosting, a ..."), or a method's part going on ("a latent attention layer that").
+    set_off = end == sent_end or v[end].text in cues.lower_name_set_off
+    if not set_off and not (v[end].lower_ in cues.lower_name_ends
+                            and _is_method_head(last.rsplit("-", 1)[-1], lex)):
+        return None
+    abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
+    if first.endswith("ing") or last.endswith("ed") or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
+            or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
+            or view_text(v, text, start, end).lower() in lex.generic_terms \
+            or last in cues.lower_name_generic_heads and not abbreviated:
+        return None
+    return start, end
+
+
+def _is_method_head(word: str, lex: Lexicon) -> bool:
+    return word in lex.method_heads or word in lex.method_heads_lowercase
+
+
 def _token_at(v: list[Tok], idxs: tuple[int, ...], char: int) -> int | None:
     """Index of the first non-space token that starts at or after `char`
     (`idxs`: the tokens' offsets, which ascend)."""
@@ -132,6 +174,20 @@ def _introduced_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int
     return bool(cues.opener.search(before) or cues.novelty.search(before))
 
 
+def _namely_introduces(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues) -> bool:
+    """ "we propose a novel approach (namely, FooNet)": "namely" names the
+    paper's own thing only after a noun of method ("two public datasets,
+    namely ..." lists others' work) in a sentence that introduces something."""
+    i = _token_at(v, idxs, char)
+    if i is None:
+        return False
+    k = i - 1
+    while k >= v[i].sent_start and v[k].is_punct:
+        k -= 1
+    return k >= v[i].sent_start and bool(cues.our_noun.fullmatch(v[k].lower_)) \
+        and _introduced_before(v, idxs, text, char, cues)
+
+
 def _end_char(v: list[Tok], name: Name) -> int:
     last = v[name[1] - 1]
     return last.idx + len(last.text)
@@ -139,8 +195,8 @@ def _end_char(v: list[Tok], name: Name) -> int:
 
 def _label(v: list[Tok], text: str, from_char: int, name: Name, cues: ProposalCues) -> str:
     start_char, end_char = v[name[0]].idx, _end_char(v, name)
-    if cues.dataset_name.search(text[start_char:end_char]):
-        return "Dataset"
+    if cues.dataset_name.search(text[start_char:end_char]) or cues.dataset_before.fullmatch(v[name[1] - 1].text):
+        return "Dataset"  # "FooBench", "Cross-Age Face dataset"
     between = text[from_char:start_char]
     after = text[end_char:end_char + 60]
     if cues.dataset_before.search(between) or cues.dataset_after.match(after):
@@ -198,6 +254,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     text = doc_text(doc)
     texts, idxs = view_columns(doc)[0], view_columns(doc)[2]
     found: list[tuple[Name, str]] = []
+    out = candidates(doc)
+    known = {(c.start, c.end) for c in out if c.source == "gazetteer"}
+    tasks = {(c.start, c.end) for c in out if c.label == "Task" or c.label == "Metric" and c.source == "gazetteer"}
     called = list(cues.naming.finditer(text))
     called_at = [m.start() for m in called]
     no_stop: frozenset[str] = frozenset()
@@ -207,12 +266,15 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
         (cues.opener, cues.opener.finditer(text), cues.scan_stop, _WINDOW),
         (cues.gerund, cues.gerund.finditer(text), cues.scan_stop, _WINDOW),
         (cues.naming, called, no_stop, 3),
+        (cues.namely, cues.namely.finditer(text), no_stop, 3),
         (cues.our, cues.our.finditer(text), no_stop, 2),
         (cues.our_name, cues.our_name.finditer(text), cues.scan_stop, 1),
         (cues.the_proposed, cues.the_proposed.finditer(text), cues.scan_stop, 1),
     )
     for rx, matches, stop, window in tried:
         for m in matches:
+            if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues):
+                continue
             name = _scan(v, idxs, m.end(), lex, pairs, stop, window=window, named=rx is cues.naming)
             if name is not None and (rx is cues.opener or rx is cues.gerund):
                 end_char = _end_char(v, name)
@@ -228,6 +290,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 name = _lower_name_at(v, nxt, lex) if nxt is not None else None
                 if name is not None and v[name[1] - 1].lower_ in lex.task_heads:
                     name = None  # "namely car model classification": a task, not a method's name
+            elif name is None and (rx is cues.opener or rx is cues.gerund):
+                nxt = _token_at(v, idxs, m.end())
+                name = _lower_object_at(v, text, nxt, lex, cues) if nxt is not None else None
             elif name is None and rx is cues.the_proposed:
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_proposal_at(v, text, nxt, lex, cues) if nxt is not None else None
@@ -236,6 +301,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 use = _short_form_use(texts, abbreviations, name[0])
                 if use is not None and name[1] - name[0] <= use[1]:
                     name = use[0].start, use[0].end
+                if rx is cues.our_name and name in known:
+                    continue  # "our BERT model", "our CNN": a known model the paper uses
                 found.append((name, _label(v, text, m.end(), name, cues)))
     # "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty.
     for m in chain(cues.apposition.finditer(text), cues.ours.finditer(text)):
@@ -245,9 +312,10 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
             name = _name_before(v, i, lex, abbreviations)
             if name is not None:
                 found.append((name, _label(v, text, idx, name, cues)))
-    out = candidates(doc)
     for (start, end), label in found:
         if view_text(v, text, start, end).lower() in lex.generic_terms:
             continue
+        if label == "Method" and (start, end) in tasks:
+            continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
