@@ -72,6 +72,7 @@ def _without(key: str, entry: str) -> dict:
 # they must find something else (mostly nothing).
 _CASES = {
     "subjects": ("{} presents FooNet to count birds.", {("FooNet", "Method")}),
+    "joined_subjects": ("We study birds {} introduce FooNet, a counter.", {("FooNet", "Method")}),
     "subject_adverbs": ("We {} present FooNet to count birds.", {("FooNet", "Method")}),
     "opener_verbs": ("We {} FooNet to count birds.", {("FooNet", "Method")}),
     "gerund_openers": ("The gap is closed by {} FooNet to count birds.", {("FooNet", "Method")}),
@@ -159,6 +160,13 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # an opener verb in the past tense
     ("For the second track, we designed FooNet to count birds.", {"FooNet"}),
     ("We developed BarNet, which counts birds.", {"BarNet"}),
+    # names listed with a proposal
+    ("We present FooNet (FN) and BarNet (BN), two models for birds.", {"FooNet", "BarNet"}),
+    ("We propose FooNet and compare it with BarNet.", {"FooNet"}),
+    # an opener whose subject came earlier in the sentence
+    ("We frame routing as ranking and introduce FooNet, a router.", {"FooNet"}),
+    # "and" joining two words of one phrase does not end the search for the name
+    ("We propose a novel and efficient attribution mechanism, FooNet, for images.", {"FooNet"}),
     # "our" and a name, with at most one modifier between
     ("On three sets, our FooNet counts birds best.", {"FooNet"}),
     ("Our parameter-efficient BarNet is cheap.", {"BarNet"}),
@@ -203,6 +211,8 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We propose a hyperbolic generalization of multidimensional scaling.",
     "We develop a training-free metric that ranks models.",
     "We propose a segment auction where ads are priced.",
+    "The old design is costly and introduces BarNet errors.",
+    "We propose the Incremental FooNet (IFN) task for text.",
     # names of tasks, and known models, after "our"
     "Semantic role labeling (SRL) is hard. We train our SRL model on news.",
     "We fine-tune our BERT model on news.",

@@ -28,6 +28,7 @@ class ProposalCues:
 
     opener: re.Pattern  # "we propose", "this paper introduces"
     subject: re.Pattern  # "we", "this paper": matched at the start of a cue
+    joined_opener: re.Pattern  # "... and introduce": an opener whose subject came earlier
     gerund: re.Pattern  # "(by) proposing"
     naming: re.Pattern  # "called", "dubbed", "we refer to it as"
     novelty: re.Pattern  # "novel", "new": said of what the paper introduces
@@ -65,7 +66,8 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
     return ProposalCues(
         # A verb is written as its stem: "s", "es", "d" or "ed" may follow ("proposes", "designed").
         opener=re.compile(rf"\b{subjects}\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b", re.I),
-        subject=re.compile(rf"{subjects}\s", re.I),
+        subject=re.compile(rf"\b{subjects}\s", re.I),
+        joined_opener=re.compile(rf"\b{_alt(data['joined_subjects'])}\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b", re.I),
         gerund=re.compile(rf"\b{_alt(data['gerund_openers'])}\b", re.I),
         # An opening colon or quote is part of the cue: the name starts after it.
         # The words of naming_not_after are looked for right before the cue, one lookbehind each.

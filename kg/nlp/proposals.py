@@ -153,24 +153,61 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
     for k in range(i, min(sent_end, i + window)):
         tok = v[k]
         # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
-        if tok.lower_ in stop and (k > i or tok.lower_ == "to"):
+        if tok.lower_ in stop and (k > i or tok.lower_ == "to") and not _joins_words(v, k):
             return None
         name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")),
                         named=named and k == i)
         if name is not None:
-            end = name[1]
+            end = _past_short_form(v, name[1])
             if end < len(v) and (v[end].lower_ in lex.task_heads or v[end].lower_ in lex.task_cues):
                 return None  # "a neural POS tagging model", "the SSS problem": the name is part of a task
             return name
     return None
 
 
+def _joins_words(v: list[Tok], k: int) -> bool:
+    """ "a novel and efficient mechanism": an "and" between two lower-case
+    words joins words of one phrase, not two clauses."""
+    return v[k].lower_ == "and" and 0 < k < len(v) - 1 and v[k - 1].text.isalpha() and v[k - 1].text.islower() \
+        and v[k + 1].text[:1].islower()
+
+
+def _past_short_form(v: list[Tok], end: int) -> int:
+    """The token after a name's short form in brackets ("FooNet (FN) task"), or `end`."""
+    if end + 2 < len(v) and v[end].text == "(" and v[end + 2].text == ")":
+        return end + 3
+    return end
+
+
+def _coordinated(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], known: set[Name]) -> list[Name]:
+    """The names listed with a proposal right after it: "we present FooNet
+    (FN) and BarNet", "FooNet, BarNet and BazNet" (not names the gazetteer
+    knows: "FooNet and BERT" compares)."""
+    out = []
+    k = _past_short_form(v, name[1])
+    while k < len(v) - 1 and len(out) < 4 and v[k].text in (",", "and") and not v[k].is_sent_start:
+        j = k + 1 + (v[k].text == "," and v[k + 1].lower_ == "and")
+        if j >= len(v) or v[j].is_sent_start:
+            break
+        nxt = _name_at(v, j, lex, pairs, relaxed=True)
+        if nxt is None or nxt in known:
+            break
+        out.append(nxt)
+        k = _past_short_form(v, nxt[1])
+    return out
+
+
+def _sentence_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int) -> str:
+    """The text of the sentence at `char`, up to it."""
+    i = _token_at(v, idxs, char)
+    start = v[v[i].sent_start].idx if i is not None else 0
+    return text[start:char]
+
+
 def _introduced_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues) -> bool:
     """Whether the sentence, up to `char`, introduces something: an opener
     ("we propose") or a novelty word ("a new objective")."""
-    i = _token_at(v, idxs, char)
-    start = v[v[i].sent_start].idx if i is not None else 0
-    before = text[start:char]
+    before = _sentence_before(v, idxs, text, char)
     return bool(cues.opener.search(before) or cues.novelty.search(before))
 
 
@@ -265,6 +302,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     tried = (
         (cues.opener, cues.opener.finditer(text), cues.scan_stop, _WINDOW),
         (cues.gerund, cues.gerund.finditer(text), cues.scan_stop, _WINDOW),
+        (cues.joined_opener, cues.joined_opener.finditer(text), cues.scan_stop, _WINDOW),
         (cues.naming, called, no_stop, 3),
         (cues.namely, cues.namely.finditer(text), no_stop, 3),
         (cues.our, cues.our.finditer(text), no_stop, 2),
@@ -275,8 +313,11 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
         for m in matches:
             if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues):
                 continue
+            if rx is cues.joined_opener and not cues.subject.search(_sentence_before(v, idxs, text, m.start())):
+                continue  # "... and introduce X" needs "we" (or "this paper") earlier in its sentence
             name = _scan(v, idxs, m.end(), lex, pairs, stop, window=window, named=rx is cues.naming)
-            if name is not None and (rx is cues.opener or rx is cues.gerund):
+            opener = rx is cues.opener or rx is cues.gerund or rx is cues.joined_opener
+            if name is not None and opener:
                 end_char = _end_char(v, name)
                 if any(end_char <= c <= end_char + 25 for c in called_at):
                     # "we propose a Faster RCNN method named FDNet": the name comes after "named".
@@ -290,7 +331,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 name = _lower_name_at(v, nxt, lex) if nxt is not None else None
                 if name is not None and v[name[1] - 1].lower_ in lex.task_heads:
                     name = None  # "namely car model classification": a task, not a method's name
-            elif name is None and (rx is cues.opener or rx is cues.gerund):
+            elif name is None and opener:
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_object_at(v, text, nxt, lex, cues) if nxt is not None else None
             elif name is None and rx is cues.the_proposed:
@@ -304,6 +345,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 if rx is cues.our_name and name in known:
                     continue  # "our BERT model", "our CNN": a known model the paper uses
                 found.append((name, _label(v, text, m.end(), name, cues)))
+                if opener:
+                    found.extend((more, _label(v, text, m.end(), more, cues))
+                                 for more in _coordinated(v, name, lex, pairs, known))
     # "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty.
     for m in chain(cues.apposition.finditer(text), cues.ours.finditer(text)):
         idx = m.start()
