@@ -88,6 +88,8 @@ _CASES = {
     "lower_name_set_off": ("We propose soft label mixing {} birds.", {("soft label mixing", "Method")}),
     "lower_name_ends": ("We propose a soft label layer {} birds.", {("soft label layer", "Method")}),
     "namely_words": ("We propose a new approach ({} FooNet) for birds.", {("FooNet", "Method")}),
+    "component_cues": ("Our FooNet {} BarNorm and BazPool.",
+                       {("FooNet", "Method"), ("BarNorm", "Method"), ("BazPool", "Method")}),
     "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
     "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
     "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
@@ -163,6 +165,10 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # names listed with a proposal
     ("We present FooNet (FN) and BarNet (BN), two models for birds.", {"FooNet", "BarNet"}),
     ("We propose FooNet and compare it with BarNet.", {"FooNet"}),
+    # the parts of a proposal
+    ("We propose FooNet. Our FooNet consists of two modules: Shared Echo Pooling (SEP) and a Kite Gate.",
+     {"FooNet", "Shared Echo Pooling", "Kite Gate"}),
+    ("Our approach comprises a Multiview centroid loss and BERT.", {"Multiview centroid loss"}),
     # an opener whose subject came earlier in the sentence
     ("We frame routing as ranking and introduce FooNet, a router.", {"FooNet"}),
     # "and" joining two words of one phrase does not end the search for the name
@@ -213,6 +219,8 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We propose a segment auction where ads are priced.",
     "The old design is costly and introduces BarNet errors.",
     "We propose the Incremental FooNet (IFN) task for text.",
+    # parts of something that is not the paper's own
+    "A DeepNet consists of two sub-networks, BarNet and BazNet.",
     # names of tasks, and known models, after "our"
     "Semantic role labeling (SRL) is hard. We train our SRL model on news.",
     "We fine-tune our BERT model on news.",

@@ -38,6 +38,7 @@ class ProposalCues:
     our_name: re.Pattern  # "our", "our new", "our parameter-efficient": a name right after
     the_proposed: re.Pattern  # "the proposed"
     apposition: re.Pattern  # ", a novel", ", an efficient": the name comes before
+    components: re.Pattern  # "consists of", "modules:": the parts of a proposal follow
     ours: re.Pattern  # "(ours)": the name comes before
     dataset_before: re.Pattern  # dataset words between the cue and the name
     dataset_after: re.Pattern  # "(FB), a new dataset": dataset words soon after the name
@@ -81,6 +82,7 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         the_proposed=re.compile(rf"\b{_alt(data['the_proposed'])}\s+", re.I),
         apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
                               re.I),
+        components=re.compile(rf"\b{_alt(data['component_cues'])}(?!\w)", re.I),
         ours=re.compile(rf"\(\s*{_alt(data['ours_marks'])}\s*\)", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
         dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"

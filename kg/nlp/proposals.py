@@ -197,6 +197,36 @@ def _coordinated(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name],
     return out
 
 
+def _parts(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pairs: dict[int, Name],
+           known: set[Name]) -> list[Name]:
+    """The names from `start_char` to the end of its sentence: the parts
+    after "consists of". Not names the gazetteer knows, nor adjectives
+    ("TDNN-based"); a lone capitalised word takes the lower-case words up to
+    a method head after it ("Multiview centroid loss") or is no name."""
+    i = _token_at(v, idxs, start_char)
+    if i is None:
+        return []
+    out = []
+    k, end = i, v[i].sent_end
+    while k < end:
+        relaxed = k == i or v[k - 1].text in (",", ":", ";", ")", "a", "an", "the", "and")
+        name = _name_at(v, k, lex, pairs, relaxed=relaxed)
+        if name is None:
+            k += 1
+            continue
+        if name[1] - name[0] == 1 and name[0] not in pairs and not is_name_like(v[name[0]], lex):
+            j = name[1]
+            while j < end and j - name[1] < 3 and v[j].text.isalpha() and v[j].text.islower() \
+                    and not _is_method_head(v[j].lower_, lex):
+                j += 1
+            name = (name[0], j + 1) if j < end and _is_method_head(v[j].lower_, lex) else None
+        if name is not None and name not in known \
+                and v[name[1] - 1].text.rsplit("-", 1)[-1].lower() not in lex.adjective_suffixes:
+            out.append(name)
+        k = _past_short_form(v, name[1]) if name is not None else k + 1
+    return out
+
+
 def _sentence_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int) -> str:
     """The text of the sentence at `char`, up to it."""
     i = _token_at(v, idxs, char)
@@ -348,6 +378,16 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 if opener:
                     found.extend((more, _label(v, text, m.end(), more, cues))
                                  for more in _coordinated(v, name, lex, pairs, known))
+    # "Our FooNet consists of two modules: BarNorm (BN) and BazPool": the parts of a proposal.
+    for m in cues.components.finditer(text):
+        before = _sentence_before(v, idxs, text, m.start())
+        names_before = {view_text(v, text, a, b) for (a, b), _ in found}
+        if not (cues.our_name.search(before) or cues.the_proposed.search(before)
+                or _introduced_before(v, idxs, text, m.start(), cues) or any(n in before for n in names_before)):
+            continue
+        for part in _parts(v, idxs, m.end(), lex, pairs, known):
+            if part not in tasks:
+                found.append((part, _label(v, text, m.end(), part, cues)))
     # "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty.
     for m in chain(cues.apposition.finditer(text), cues.ours.finditer(text)):
         idx = m.start()
