@@ -85,7 +85,8 @@ _CASES = {
     "ours_marks": ("FooNet ({}) counts birds.", {("FooNet", "Method")}),
     "lower_name_skipped": ("We propose {} soft label mixing, which helps.", {("soft label mixing", "Method")}),
     "lower_name_generic_heads": ("We propose soft label {}, which helps.", set()),
-    "lower_name_set_off": ("We propose soft label mixing {} birds.", {("soft label mixing", "Method")}),
+    "lower_name_set_off": ("We propose soft label mixing {} a way for birds.", {("soft label mixing", "Method")}),
+    "lower_name_after_comma": ("We propose soft label mixing, {} birds.", {("soft label mixing", "Method")}),
     "lower_name_ends": ("We propose a soft label layer {} birds.", {("soft label layer", "Method")}),
     "namely_words": ("We propose a new approach ({} FooNet) for birds.", {("FooNet", "Method")}),
     "component_cues": ("Our FooNet {} BarNorm and BazPool.",
@@ -113,7 +114,7 @@ def test_every_key_has_a_case() -> None:
 def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str, entry: str) -> None:
     template, expected = _CASES[key]
     plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
-             "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off")
+             "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma")
     example = entry if key in plain else _example(entry)
     if key == "naming_words" and example.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."
@@ -169,6 +170,8 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We propose FooNet. Our FooNet consists of two modules: Shared Echo Pooling (SEP) and a Kite Gate.",
      {"FooNet", "Shared Echo Pooling", "Kite Gate"}),
     ("Our approach comprises a Multiview centroid loss and BERT.", {"Multiview centroid loss"}),
+    ("We introduce KiteNet. KiteNet is a combination of two variants of KiteNet: KiteNet-Fast, which skips pixels, "
+     "and KiteNet-Tiny.", {"KiteNet", "KiteNet-Fast", "KiteNet-Tiny"}),
     # an opener whose subject came earlier in the sentence
     ("We frame routing as ranking and introduce FooNet, a router.", {"FooNet"}),
     # "and" joining two words of one phrase does not end the search for the name
@@ -224,6 +227,10 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     # names of tasks, and known models, after "our"
     "Semantic role labeling (SRL) is hard. We train our SRL model on news.",
     "We fine-tune our BERT model on news.",
+    "Both Neural Machine Translation (NMT) and Statistical Machine Translation (SMT) exist; we tune our improved SMT "
+    "system.",
+    # a comma that goes on with more description does not set a lower-case name off
+    "We propose a dual pathway, 11-layers deep, three-dimensional network.",
     # naming words after which the name is not the paper's own
     "Training shows a phenomenon called Edge of Drift in the loss.",
     "This is a so-called Foo-type result.",

@@ -47,6 +47,7 @@ class ProposalCues:
     lower_name_skipped: frozenset[str]
     lower_name_generic_heads: frozenset[str]
     lower_name_set_off: frozenset[str]
+    lower_name_after_comma: frozenset[str]
     lower_name_ends: frozenset[str]
     not_after_subject: frozenset[str]
 
@@ -92,6 +93,7 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         lower_name_skipped=frozenset(data["lower_name_skipped"]),
         lower_name_generic_heads=frozenset(data["lower_name_generic_heads"]),
         lower_name_set_off=frozenset(data["lower_name_set_off"]),
+        lower_name_after_comma=frozenset(data["lower_name_after_comma"]),
         lower_name_ends=frozenset(data["lower_name_ends"]),
         not_after_subject=frozenset(data["not_after_subject"]),
     )

@@ -116,7 +116,9 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
         return None
     first, last = v[start].lower_, v[end - 1].lower_
     # Set off as a name ("knowledge boosting, a ..."), or a method's part going on ("a latent attention layer that").
-    set_off = end == sent_end or v[end].text in cues.lower_name_set_off
+    set_off = end == sent_end or v[end].text in cues.lower_name_set_off and not (
+        # "a dual pathway, 11-layers deep, ...": a comma that goes on with more description
+        v[end].text == "," and (end + 1 >= sent_end or v[end + 1].lower_ not in cues.lower_name_after_comma))
     if not set_off and not (v[end].lower_ in cues.lower_name_ends
                             and _is_method_head(last.rsplit("-", 1)[-1], lex)):
         return None
@@ -372,8 +374,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 use = _short_form_use(texts, abbreviations, name[0])
                 if use is not None and name[1] - name[0] <= use[1]:
                     name = use[0].start, use[0].end
-                if rx is cues.our_name and name in known:
-                    continue  # "our BERT model", "our CNN": a known model the paper uses
+                if rx is cues.our_name and (name in known or any(t_end == name[1] for _, t_end in tasks)):
+                    continue  # "our BERT model", "our improved SMT system": a known model or a task's system
                 found.append((name, _label(v, text, m.end(), name, cues)))
                 if opener:
                     found.extend((more, _label(v, text, m.end(), more, cues))
