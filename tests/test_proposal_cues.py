@@ -247,3 +247,17 @@ def test_a_proposed_name_that_ends_in_a_dataset_word_is_a_dataset(nlp) -> None:
     doc = nlp("We construct a large-scale Cross-Age Pebble dataset (CAP).")
     assert {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed} == {
         ("Cross-Age Pebble dataset", "Dataset")}
+
+
+@pytest.mark.parametrize("key", ["subjects", "gerund_openers", "naming_words", "namely_words", "novelty_words",
+                                 "the_proposed", "component_cues", "joined_subjects"])
+def test_the_first_letter_lookahead_finds_what_the_plain_alternation_finds(key: str) -> None:
+    from kg.nlp.proposal_cues import _alt, _word_alt
+
+    pieces = _PACKAGED[key]
+    fast = re.compile(_word_alt(pieces), re.I)
+    plain = re.compile(rf"\b{_alt(pieces)}", re.I)
+    text = " ".join(f"{_example(p)} x{_example(p).upper()} {_example(p).title()}" for p in pieces)
+    text += " \u017fo-called \u212aind \u0130t we\u2019re the proposed"
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    assert fast.search(text) is not None

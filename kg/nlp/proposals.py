@@ -326,7 +326,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     out = candidates(doc)
     known = {(c.start, c.end) for c in out if c.source == "gazetteer"}
     tasks = {(c.start, c.end) for c in out if c.label == "Task" or c.label == "Metric" and c.source == "gazetteer"}
-    called = list(cues.naming.finditer(text))
+    # "so-called X", "a phenomenon called X": the words right before cancel the cue.
+    called = [m for m in cues.naming.finditer(text)
+              if not text[max(0, m.start() - 20):m.start()].lower().endswith(cues.naming_not_after)]
     called_at = [m.start() for m in called]
     no_stop: frozenset[str] = frozenset()
     # In the order they are tried: (pattern, matches, words that end the search, window).
