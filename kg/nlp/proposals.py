@@ -1,10 +1,19 @@
-"""The paper's own proposals: "we propose / introduce / present X",
-"X, a novel ...", "called / dubbed / named X", "our method, X", and a new
-benchmark or dataset ("we release X, a benchmark for ...").
+"""The paper's own proposals, by kind of phrasing (the cue words are the rule
+family "proposals", kg/resources/rules/proposals.json, compiled by
+kg.nlp.proposal_cues):
 
-Adds candidates with proposed=True (label Dataset when the words before the
-name say dataset, benchmark or corpus, else Method) and sets
-doc._.proposed_name to the first proposed Method's name.
+- an opener and the first name after it: "we propose / introduce / designed
+  X", "this paper presents X", "by proposing X", "... and introduce X"; a
+  lower-case name set off after it ("we propose knowledge boosting, a ...");
+  names listed with it ("X (XN) and Y");
+- a naming word: "called / dubbed / denoted as X", "we call this approach X";
+- "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
+- a novelty apposition after the name: "X, a novel ...";
+- "namely X" after a noun of method, in a sentence that introduces something;
+- the parts of a proposal: "our X consists of A and B", "two modules: A, B".
+
+Adds candidates with proposed=True (label Dataset when dataset words say so,
+else Method); kg.nlp.entities sets doc._.proposed_name from them.
 """
 
 from __future__ import annotations
@@ -315,7 +324,40 @@ def make_proposals(nlp: Language, name: str, rules: list[str]):
     return lambda doc: find_proposals(doc, lex, cues)
 
 
+def _components(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
+                pairs: dict[int, Name], known: set[Name], tasks: set[Name],
+                found: list[tuple[Name, str]]) -> list[tuple[Name, str]]:
+    """ "Our FooNet consists of two modules: BarNorm (BN) and BazPool": the
+    parts of a proposal, where the sentence names the proposal (found so far,
+    "our ...", "the proposed ...") or introduces something before the cue."""
+    out = []
+    names_before = {view_text(v, text, a, b) for (a, b), _ in found}
+    for m in cues.components.finditer(text):
+        before = _sentence_before(v, idxs, text, m.start())
+        if not (cues.our_name.search(before) or cues.the_proposed.search(before)
+                or _introduced_before(v, idxs, text, m.start(), cues) or any(n in before for n in names_before)):
+            continue
+        out.extend((part, _label(v, text, m.end(), part, cues))
+                   for part in _parts(v, idxs, m.end(), lex, pairs, known) if part not in tasks)
+    return out
+
+
+def _marked_before(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
+                   abbreviations: list[tuple[Span, Span]]) -> list[tuple[Name, str]]:
+    """ "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty."""
+    out = []
+    for m in chain(cues.apposition.finditer(text), cues.ours.finditer(text)):
+        idx = m.start()
+        i = bisect_left(idxs, idx)  # the comma or bracket token there, if it is one
+        if 0 < i < len(v) and idxs[i] == idx and v[i].text in (",", "("):
+            name = _name_before(v, i, lex, abbreviations)
+            if name is not None:
+                out.append((name, _label(v, text, idx, name, cues)))
+    return out
+
+
 def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> Doc:
+    """Add a proposal candidate for each name a cue finds (see the module docstring)."""
     cues = cues or proposal_cues()
     v = token_view(doc)
     abbreviations = abbreviation_pairs(doc)
@@ -382,24 +424,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 if opener:
                     found.extend((more, _label(v, text, m.end(), more, cues))
                                  for more in _coordinated(v, name, lex, pairs, known))
-    # "Our FooNet consists of two modules: BarNorm (BN) and BazPool": the parts of a proposal.
-    for m in cues.components.finditer(text):
-        before = _sentence_before(v, idxs, text, m.start())
-        names_before = {view_text(v, text, a, b) for (a, b), _ in found}
-        if not (cues.our_name.search(before) or cues.the_proposed.search(before)
-                or _introduced_before(v, idxs, text, m.start(), cues) or any(n in before for n in names_before)):
-            continue
-        for part in _parts(v, idxs, m.end(), lex, pairs, known):
-            if part not in tasks:
-                found.append((part, _label(v, text, m.end(), part, cues)))
-    # "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty.
-    for m in chain(cues.apposition.finditer(text), cues.ours.finditer(text)):
-        idx = m.start()
-        i = bisect_left(idxs, idx)  # the comma or bracket token there, if it is one
-        if 0 < i < len(v) and idxs[i] == idx and v[i].text in (",", "("):
-            name = _name_before(v, i, lex, abbreviations)
-            if name is not None:
-                found.append((name, _label(v, text, idx, name, cues)))
+    found.extend(_components(v, idxs, text, lex, cues, pairs, known, tasks, found))
+    found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
     for (start, end), label in found:
         if view_text(v, text, start, end).lower() in lex.generic_terms:
             continue
