@@ -22,6 +22,7 @@ from spacy.tokens import Doc, Token
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
+from kg.nlp.task_contexts import TaskContexts, ends_with, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 _MAX_MODIFIERS = 4
@@ -143,23 +144,27 @@ def _modifiers(doc: Doc, v: list[Tok], head: int, lex: Lexicon, head_lower: bool
     return j
 
 
-def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
+def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, heads: list[int],
+                     found: list[Candidate]) -> list[Candidate]:
     out: list[Candidate] = []
     bare: list[Candidate] = []
+    lowers = view_columns(doc)[1]
     for i in heads:
         tok = v[i]
         low = tok.lower_
         if tok.text[:1].isupper() and not tok.is_sent_start:
             continue  # a Title Case name ("Neural Architecture Search") is a method's, not a task's
-        start = _modifiers(doc, v, tok.i, lex, True)
-        if not _task_context(doc, v, start, tok.i, lex):
+        start = _task_start(doc, v, tok.i, lex, tc)
+        if not _task_context(doc, v, start, tok.i, lex, tc):
             continue
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         if start == tok.i:
             if low in lex.task_heads_need_modifier or low in ("learning",):
                 continue
             cand = Candidate(tok.i, tok.i + 1, "Task", "head")
-            if nxt is not None and nxt.lower_ in lex.task_cues:
+            k = _context_word(v, start, tc)
+            # "the X task", "for retrieval", "improves re-ranking": a task word alone where tasks are named.
+            if nxt is not None and nxt.lower_ in lex.task_cues or k >= 0 and ends_with(lowers, k + 1, tc.bare_context):
                 out.append(cand)
             else:
                 bare.append(cand)
@@ -169,13 +174,14 @@ def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> 
         if text in lex.generic_terms:
             continue
         out.append(Candidate(start, tok.i + 1, "Task", "head"))
-    # A bare task word counts beside another task in a list:
-    # "image classification, detection and segmentation".
+    # A bare task word counts beside another task in a list, one of these
+    # rules' or a known one: "image classification, detection and segmentation".
+    known = [c for c in found if c.label == "Task"]
     changed = True
     while changed and bare:
         changed = False
-        ends = {c.end for c in out}
-        starts = {c.start for c in out}
+        ends = {c.end for c in out + known}
+        starts = {c.start for c in out + known}
         for c in list(bare):
             left = c.start - 1
             while left >= 0 and v[left].text in _CONJ:
@@ -190,28 +196,49 @@ def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> 
     return out
 
 
-def _task_context(doc: Doc, v: list[Tok], start: int, head: int, lex: Lexicon) -> bool:
+def _task_start(doc: Doc, v: list[Tok], head: int, lex: Lexicon, tc: TaskContexts) -> int:
+    """Where a task name ending at `head` begins: its modifiers, less the
+    adjectives that describe the work rather than name the task ("intensive")."""
+    start = _modifiers(doc, v, head, lex, True)
+    while start < head and v[start].lower_ in tc.adjectives_before:
+        start += 1
+    return start
+
+
+def _task_context(doc: Doc, v: list[Tok], start: int, head: int, lex: Lexicon, tc: TaskContexts) -> bool:
     """Is a task phrase at doc[start:head+1] where tasks are named: after
-    "for", "on", "address", a comma in a list..., at the start of a sentence,
-    or before "task", "problem" or an abbreviation in brackets?"""
-    if v[start].is_sent_start:
+    "for", "on", "address", a comma in a list... (with up to two adjectives
+    between: "for efficient X"), at the start of a sentence, or before
+    "task", "problem" or an abbreviation in brackets?"""
+    k = _context_word(v, start, tc)
+    if k < v[start].sent_start:
         return True
-    prev = v[start - 1]
-    if prev.lower_ in lex.task_context_before:
+    if v[k].lower_ in lex.task_context_before or ends_with(view_columns(doc)[1], k + 1, tc.bare_context):
         return True
     nxt = v[head + 1] if head + 1 < len(v) else None
     return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(" or nxt.lower_ in _TOOL_NOUNS)
 
 
-def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Candidate]:
+def _context_word(v: list[Tok], start: int, tc: TaskContexts) -> int:
+    """The word before a phrase at `start` that says what it is, past up to
+    two adjectives that are not part of its name ("for efficient X"); before
+    the sentence's start when there is none."""
+    k = start - 1
+    first = v[start].sent_start
+    while k >= first and start - 1 - k < 2 and v[k].lower_ in tc.adjectives_before:
+        k -= 1
+    return k
+
+
+def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> list[Candidate]:
     """ "for graph representation learning": a known task narrowed by the words
     before it is the task the text names; the known name alone would miss it."""
     out = []
     for c in found:
         if c.label != "Task" or c.source != "gazetteer" or not v[c.start].text.islower():
             continue
-        start = _modifiers(doc, v, c.start, lex, True)
-        if start < c.start and _task_context(doc, v, start, c.end - 1, lex):
+        start = _task_start(doc, v, c.start, lex, tc)
+        if start < c.start and _task_context(doc, v, start, c.end - 1, lex, tc):
             out.append(Candidate(start, c.end, "Task", "head"))
     return out
 
@@ -517,15 +544,17 @@ def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
 def make_entity_patterns(nlp: Language, name: str, rules: list[str]):
     """The pattern rules, with the lexicon changed by the user's `rules` files."""
     lex = lexicon(rules)
-    return lambda doc: find_pattern_entities(doc, lex)
+    tc = task_contexts(rules)
+    return lambda doc: find_pattern_entities(doc, lex, tc)
 
 
-def find_pattern_entities(doc: Doc, lex: Lexicon) -> Doc:
+def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None) -> Doc:
+    tc = tc or task_contexts()
     v = token_view(doc)
     at = _rule_starts(view_columns(doc)[1], lex)
     found = candidates(doc)
-    found += _task_candidates(doc, v, lex, at.task)
-    found += _narrowed_tasks(doc, v, lex, found)
+    found += _task_candidates(doc, v, lex, tc, at.task, found)
+    found += _narrowed_tasks(doc, v, lex, tc, found)
     found += _gerund_candidates(doc, v, lex, at.gerund_context)
     found += _metric_candidates(doc, v, lex, at.metric)
     found += _method_candidates(doc, v, lex, at.method)

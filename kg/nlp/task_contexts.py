@@ -1,0 +1,48 @@
+"""Where a text names a task (rule family "task_contexts",
+kg/resources/rules/task_contexts.json): the word lists of the task rules
+in kg.nlp.patterns that read a task from its place in the sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Iterable
+
+from kg import rules
+
+
+# eq=False: made once per set of rules files and used as a cache key, so hashed by identity.
+@dataclass(frozen=True, eq=False)
+class TaskContexts:
+    adjectives_before: frozenset[str]
+    bare_context: frozenset[tuple[str, ...]]  # word sequences, lower case
+
+
+def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
+    """The task context rules, with the changes of the user's rules files `extra`."""
+    return _task_contexts(tuple(str(p) for p in extra))
+
+
+def _phrases(words: list[str]) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(w.lower().split()) for w in words if w.strip())
+
+
+@lru_cache(maxsize=16)
+def _task_contexts(extra: tuple[str, ...]) -> TaskContexts:
+    raw = rules.load("task_contexts", extra)
+    values = {}
+    for f in fields(TaskContexts):
+        words = raw[f.name]
+        values[f.name] = _phrases(words) if "tuple" in str(f.type) else frozenset(w.lower() for w in words)
+    return TaskContexts(**values)
+
+
+def ends_with(lowers: list[str] | tuple[str, ...], end: int, phrases: frozenset[tuple[str, ...]]) -> int:
+    """The length of the longest of `phrases` that ends just before token
+    `end` (lowers are the tokens' lower-case texts), 0 for none."""
+    best = 0
+    for p in phrases:
+        n = len(p)
+        if n > best and end - n >= 0 and tuple(lowers[end - n:end]) == p:
+            best = n
+    return best

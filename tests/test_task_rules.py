@@ -1,0 +1,45 @@
+"""Task rules that read a task from where it sits in the sentence
+(kg/resources/rules/task_contexts.json), on sentences written for the tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg import rules
+from kg.nlp import make_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline()
+
+
+def tasks(nlp, text: str) -> set[str]:
+    doc = nlp(text)
+    return {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Task"}
+
+
+# -- adjectives_before: words between the task word and the task ------------------
+@pytest.mark.parametrize("adjective", sorted(rules.load("task_contexts")["adjectives_before"]))
+def test_an_adjective_between_for_and_the_task_is_left_out_of_its_name(nlp, adjective) -> None:
+    found = tasks(nlp, f"We built ReefNet for {adjective} coral reef segmentation on drone footage.")
+    assert "coral reef segmentation" in found
+
+
+def test_without_a_task_word_before_the_adjective_nothing_is_named(nlp) -> None:
+    assert not tasks(nlp, "Their efficient coral reef segmentation was praised by divers.")
+
+
+# -- bare_context: a task word alone ---------------------------------------------------
+@pytest.mark.parametrize("context", sorted(rules.load("task_contexts")["bare_context"]))
+def test_a_task_word_alone_after_a_bare_context_is_a_task(nlp, context) -> None:
+    assert "inpainting" in tasks(nlp, f"The new decoder, tuned {context} inpainting, was kept small.")
+
+
+def test_a_task_word_alone_elsewhere_is_not_a_task(nlp) -> None:
+    assert "inpainting" not in tasks(nlp, "The inpainting of these photos took a week.")
+
+
+def test_a_task_word_alone_listed_beside_a_known_task(nlp) -> None:
+    found = tasks(nlp, "Results cover question answering, reranking and clustering of reviews.")
+    assert {"question answering", "reranking"} <= found
