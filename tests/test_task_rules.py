@@ -43,3 +43,24 @@ def test_a_task_word_alone_elsewhere_is_not_a_task(nlp) -> None:
 def test_a_task_word_alone_listed_beside_a_known_task(nlp) -> None:
     found = tasks(nlp, "Results cover question answering, reranking and clustering of reviews.")
     assert {"question answering", "reranking"} <= found
+
+
+# -- cues_before: the phrase after "the problem of", "tasks such as" ... ------------
+def _written(cue: str) -> str:
+    """A cue's tokens as a text writes them: "tasks ( e.g. ," -> "tasks (e.g.,"."""
+    return cue.replace(" ,", ",").replace("( ", "(").replace(" )", ")")
+
+
+@pytest.mark.parametrize("cue", sorted(rules.load("task_contexts")["cues_before"]))
+def test_the_phrase_after_a_task_cue_is_a_task(nlp, cue) -> None:
+    found = tasks(nlp, f"Prior work looks at {_written(cue)} glacier calving forecasts, dune mapping and NLI.")
+    assert {"glacier calving forecasts", "dune mapping", "NLI"} <= found
+
+
+def test_a_cue_phrase_said_with_a_verb(nlp) -> None:
+    found = tasks(nlp, "We revisit the problem of sorting integer lists, and applications such as steering.")
+    assert {"sorting integer lists", "steering"} <= found
+
+
+def test_a_verb_whose_object_is_still_to_come_is_not_a_task(nlp) -> None:
+    assert "locating" not in tasks(nlp, "We revisit the problem of locating and naming the main speaker.")

@@ -243,6 +243,51 @@ def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
     return out
 
 
+def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "the problem of X", "tasks such as X, Y and Z": the phrases right
+    after a cue of tc.cues_before, whatever their last word."""
+    lowers = view_columns(doc)[1]
+    out = []
+    for k in positions(lowers, _last_words(tc.cues_before)):
+        if not ends_with(lowers, k + 1, tc.cues_before):
+            continue
+        j = k + 1
+        while j < len(v) and j < v[k].sent_end:
+            end = _phrase_end(v, lex, j)
+            if end == j:
+                break
+            out.append(Candidate(j, end, "Task", "head"))
+            nxt = end  # a list goes on after ",", "and", ", and"
+            while nxt < v[k].sent_end and v[nxt].lower_ in (",", "and", "or"):
+                nxt += 1
+            if nxt == end:
+                break
+            j = nxt
+    return out
+
+
+def _phrase_end(v: list[Tok], lex: Lexicon, start: int) -> int:
+    """The end of a name of up to five content words from `start` ("link
+    prediction", "NLI", "sorting long sequences"), when what follows closes
+    it (a mark, "and", "with", "task"...); else `start`."""
+    j = start
+    sent_end = v[start].sent_end
+    # Words in -ing count here ("dune mapping", "sorting long lists"): after a cue, they name the work.
+    while j < sent_end and j - start < 5 and (_word_ok(v[j], lex, False) or _is_gerund(v[j].text)
+                                             and v[j].lower_ not in lex.name_stop_words):
+        j += 1
+    if j == start or j == start + 1 and _is_gerund(v[start].text) and j < sent_end and v[j].lower_ in ("and", "or"):
+        return start  # nothing, or a verb with its object to come ("identifying and erasing X")
+    if j >= sent_end or v[j].is_punct or v[j].lower_ in _PHRASE_END or v[j].lower_ in lex.task_cues:
+        return j
+    return start
+
+
+@lru_cache(maxsize=16)
+def _last_words(phrases: frozenset[tuple[str, ...]]) -> frozenset[str]:
+    return frozenset(p[-1] for p in phrases)
+
+
 # "a semantic data annotation system": a task named by what serves it.
 _TOOL_NOUNS = frozenset({"system", "systems", "method", "methods", "framework", "frameworks", "approach",
                          "approaches", "model", "models", "pipeline", "technique", "techniques", "algorithm",
@@ -555,6 +600,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found = candidates(doc)
     found += _task_candidates(doc, v, lex, tc, at.task, found)
     found += _narrowed_tasks(doc, v, lex, tc, found)
+    found += _cued_tasks(doc, v, lex, tc)
     found += _gerund_candidates(doc, v, lex, at.gerund_context)
     found += _metric_candidates(doc, v, lex, at.metric)
     found += _method_candidates(doc, v, lex, at.method)

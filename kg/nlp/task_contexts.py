@@ -14,6 +14,7 @@ from kg import rules
 # eq=False: made once per set of rules files and used as a cache key, so hashed by identity.
 @dataclass(frozen=True, eq=False)
 class TaskContexts:
+    cues_before: frozenset[tuple[str, ...]]  # word sequences, lower case
     adjectives_before: frozenset[str]
     bare_context: frozenset[tuple[str, ...]]  # word sequences, lower case
 
