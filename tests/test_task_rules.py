@@ -64,3 +64,28 @@ def test_a_cue_phrase_said_with_a_verb(nlp) -> None:
 
 def test_a_verb_whose_object_is_still_to_come_is_not_a_task(nlp) -> None:
     assert "locating" not in tasks(nlp, "We revisit the problem of locating and naming the main speaker.")
+
+
+# -- cues_after, action_suffixes, not_work: "X tasks" whatever X's last word ----------
+@pytest.mark.parametrize("cue", sorted(rules.load("task_contexts")["cues_after"]))
+def test_a_phrase_naming_work_before_a_task_word_is_a_task(nlp, cue) -> None:
+    assert "glacier outline digitization" in tasks(nlp, f"It helps on glacier outline digitization {cue} in alpine maps.")
+
+
+_WORK = ["glacier outline digitization", "route decision", "crater counting", "dune alignment", "sonar similarity",
+         "orbit analysis", "signal provenance", "reef coverage inference", "host parasitism", "leaf taxonomics"]
+
+
+@pytest.mark.parametrize("word", _WORK)
+def test_each_ending_of_work_before_tasks(nlp, word) -> None:
+    assert word in tasks(nlp, f"We report results on {word} tasks from two surveys.")
+
+
+@pytest.mark.parametrize("word", ["geological", "vision", "application"])
+def test_a_word_that_names_no_work_before_tasks_is_not_a_task(nlp, word) -> None:
+    assert word not in tasks(nlp, f"We report results on {word} tasks from two surveys.")
+
+
+def test_every_ending_of_work_is_tested() -> None:
+    for suffix in rules.load("task_contexts")["action_suffixes"]:
+        assert any(w.endswith(suffix) for w in _WORK), suffix

@@ -22,7 +22,7 @@ from spacy.tokens import Doc, Token
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.task_contexts import TaskContexts, ends_with, task_contexts
+from kg.nlp.task_contexts import TaskContexts, ends_with, names_work, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 _MAX_MODIFIERS = 4
@@ -281,6 +281,20 @@ def _phrase_end(v: list[Tok], lex: Lexicon, start: int) -> int:
     if j >= sent_end or v[j].is_punct or v[j].lower_ in _PHRASE_END or v[j].lower_ in lex.task_cues:
         return j
     return start
+
+
+def _tasks_before_cues(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "on knowledge-probing tasks", "the overoptimization problem": the
+    content words before a cue of tc.cues_after, whatever their last word."""
+    lowers = view_columns(doc)[1]
+    out = []
+    for k in positions(lowers, tc.cues_after):
+        if k == 0 or v[k].is_sent_start:
+            continue
+        start = _task_start(doc, v, k, lex, tc)
+        if start < k and names_work(lowers[k - 1], tc, lex.task_heads):
+            out.append(Candidate(start, k, "Task", "head"))
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -601,6 +615,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _task_candidates(doc, v, lex, tc, at.task, found)
     found += _narrowed_tasks(doc, v, lex, tc, found)
     found += _cued_tasks(doc, v, lex, tc)
+    found += _tasks_before_cues(doc, v, lex, tc)
     found += _gerund_candidates(doc, v, lex, at.gerund_context)
     found += _metric_candidates(doc, v, lex, at.metric)
     found += _method_candidates(doc, v, lex, at.method)

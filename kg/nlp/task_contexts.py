@@ -15,6 +15,9 @@ from kg import rules
 @dataclass(frozen=True, eq=False)
 class TaskContexts:
     cues_before: frozenset[tuple[str, ...]]  # word sequences, lower case
+    cues_after: frozenset[str]
+    action_suffixes: frozenset[str]
+    not_work: frozenset[str]
     adjectives_before: frozenset[str]
     bare_context: frozenset[tuple[str, ...]]  # word sequences, lower case
 
@@ -47,3 +50,15 @@ def ends_with(lowers: list[str] | tuple[str, ...], end: int, phrases: frozenset[
         if n > best and end - n >= 0 and tuple(lowers[end - n:end]) == p:
             best = n
     return best
+
+
+def names_work(word: str, tc: TaskContexts, heads: frozenset[str]) -> bool:
+    """Is `word` (lower case) a noun of doing something, as task names end
+    in: a task head of the lexicon ("retrieval"), or a word in -tion, -ing,
+    -ment, -ity... ("quantization", "steering", "alignment", "similarity")?"""
+    if word in heads:
+        return True
+    if word in tc.not_work:
+        return False
+    last = word.rsplit("-", 1)[-1]
+    return len(last) > 4 and any(last.endswith(s) for s in tc.action_suffixes)
