@@ -89,3 +89,17 @@ def test_a_word_that_names_no_work_before_tasks_is_not_a_task(nlp, word) -> None
 def test_every_ending_of_work_is_tested() -> None:
     for suffix in rules.load("task_contexts")["action_suffixes"]:
         assert any(w.endswith(suffix) for w in _WORK), suffix
+
+
+# -- a task named in full, then by its last words ---------------------------------------
+def test_a_task_named_later_by_its_last_words_is_the_same_task(nlp) -> None:
+    doc = nlp("We study multimodal representation learning for maps. Representation learning of this kind needs pairs.")
+    names = {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Task"}
+    assert names == {"multimodal representation learning"}
+
+
+def test_two_longer_tasks_ending_alike_leave_the_short_one_alone(nlp) -> None:
+    doc = nlp("We study multimodal representation learning and graph representation learning, unlike "
+              "representation learning in general.")
+    names = {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Task"}
+    assert "representation learning" in names

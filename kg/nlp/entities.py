@@ -27,6 +27,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
+from kg.nlp.task_mentions import narrowed_task_names
 from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
@@ -471,6 +472,7 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
                                 c.source)))
         if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
+    settled = narrowed_task_names(settled, fold_name)
     _keep_settled(doc, settled)
     set_doc_extension(doc, "proposed_name", proposed_name)
     return doc
