@@ -103,3 +103,10 @@ def test_two_longer_tasks_ending_alike_leave_the_short_one_alone(nlp) -> None:
               "representation learning in general.")
     names = {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Task"}
     assert "representation learning" in names
+
+
+# -- fields: a field of research is not a task ----------------------------------------------
+@pytest.mark.parametrize("field", sorted(rules.load("task_contexts")["fields"]))
+def test_a_field_named_as_background_is_not_a_task(nlp, field) -> None:
+    found = tasks(nlp, f"Transformers changed {field} tasks, and we apply them to dune mapping tasks.")
+    assert field not in found and "dune mapping" in found

@@ -291,10 +291,20 @@ def _tasks_before_cues(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
     for k in positions(lowers, tc.cues_after):
         if k == 0 or v[k].is_sent_start:
             continue
-        start = _task_start(doc, v, k, lex, tc)
-        if start < k and names_work(lowers[k - 1], tc, lex.task_heads):
-            out.append(Candidate(start, k, "Task", "head"))
+        head = k - 1
+        if not names_work(lowers[head], tc, lex.task_heads) or lowers[head] in lex.name_stop_words \
+                or not v[head].text.islower() or _NUMBER.match(v[head].text):
+            continue
+        out.append(Candidate(_task_start(doc, v, head, lex, tc), k, "Task", "head"))
     return out
+
+
+def _drop_fields(doc: Doc, v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
+    """ "advances in natural language processing": a field of research named
+    as background is not a task the paper works on."""
+    text = doc_text(doc)
+    found[:] = [c for c in found if c.label != "Task" or c.source != "head"
+                or view_text(v, text, c.start, c.end).lower() not in tc.fields]
 
 
 @lru_cache(maxsize=16)
@@ -616,6 +626,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _narrowed_tasks(doc, v, lex, tc, found)
     found += _cued_tasks(doc, v, lex, tc)
     found += _tasks_before_cues(doc, v, lex, tc)
+    _drop_fields(doc, v, found, tc)
     found += _gerund_candidates(doc, v, lex, at.gerund_context)
     found += _metric_candidates(doc, v, lex, at.metric)
     found += _method_candidates(doc, v, lex, at.method)

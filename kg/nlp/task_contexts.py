@@ -18,6 +18,7 @@ class TaskContexts:
     cues_after: frozenset[str]
     action_suffixes: frozenset[str]
     not_work: frozenset[str]
+    fields: frozenset[str]
     adjectives_before: frozenset[str]
     bare_context: frozenset[tuple[str, ...]]  # word sequences, lower case
 
