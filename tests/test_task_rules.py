@@ -110,3 +110,16 @@ def test_two_longer_tasks_ending_alike_leave_the_short_one_alone(nlp) -> None:
 def test_a_field_named_as_background_is_not_a_task(nlp, field) -> None:
     found = tasks(nlp, f"Transformers changed {field} tasks, and we apply them to dune mapping tasks.")
     assert field not in found and "dune mapping" in found
+
+
+# -- a method or metric name inside a task name -----------------------------------------------
+def test_a_known_method_before_a_task_word_is_part_of_the_task(nlp) -> None:
+    doc = nlp("The recipe tunes models for chain-of-thought reasoning, and it predicts latency.")
+    found = {(s.text, s.label_) for s in doc.spans["entities"]}
+    assert ("chain-of-thought reasoning", "Task") in found
+    assert ("chain-of-thought", "Method") not in found
+
+
+def test_a_known_metric_before_a_task_word_is_part_of_the_task(nlp) -> None:
+    found = tasks(nlp, "We study per-device latency estimation for phones.")
+    assert "per-device latency estimation" in found
