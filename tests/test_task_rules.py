@@ -123,3 +123,19 @@ def test_a_known_method_before_a_task_word_is_part_of_the_task(nlp) -> None:
 def test_a_known_metric_before_a_task_word_is_part_of_the_task(nlp) -> None:
     found = tasks(nlp, "We study per-device latency estimation for phones.")
     assert "per-device latency estimation" in found
+
+
+# -- a phrase listed beside a task ------------------------------------------------------------
+def test_phrases_naming_work_listed_beside_a_task_are_tasks(nlp) -> None:
+    found = tasks(nlp, "The suite covers question answering, crater counting, dune digitization and slope stability.")
+    assert {"question answering", "crater counting", "dune digitization", "slope stability"} <= found
+
+
+def test_a_listed_phrase_before_the_task_counts_too(nlp) -> None:
+    found = tasks(nlp, "It helps with crater counting, dune digitization and question answering.")
+    assert {"crater counting", "dune digitization"} <= found
+
+
+def test_a_listed_word_that_names_no_work_or_a_verb_is_not_a_task(nlp) -> None:
+    found = tasks(nlp, "We study question answering, geology and maps, suggesting that sand moves.")
+    assert not {"geology", "maps", "suggesting"} & found

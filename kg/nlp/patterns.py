@@ -266,14 +266,14 @@ def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[
     return out
 
 
-def _phrase_end(v: list[Tok], lex: Lexicon, start: int) -> int:
+def _phrase_end(v: list[Tok], lex: Lexicon, start: int, head_lower: bool = False) -> int:
     """The end of a name of up to five content words from `start` ("link
     prediction", "NLI", "sorting long sequences"), when what follows closes
     it (a mark, "and", "with", "task"...); else `start`."""
     j = start
     sent_end = v[start].sent_end
     # Words in -ing count here ("dune mapping", "sorting long lists"): after a cue, they name the work.
-    while j < sent_end and j - start < 5 and (_word_ok(v[j], lex, False) or _is_gerund(v[j].text)
+    while j < sent_end and j - start < 5 and (_word_ok(v[j], lex, head_lower) or _is_gerund(v[j].text)
                                              and v[j].lower_ not in lex.name_stop_words):
         j += 1
     if j == start or j == start + 1 and _is_gerund(v[start].text) and j < sent_end and v[j].lower_ in ("and", "or"):
@@ -305,6 +305,54 @@ def _drop_fields(doc: Doc, v: list[Tok], found: list[Candidate], tc: TaskContext
     text = doc_text(doc)
     found[:] = [c for c in found if c.label != "Task" or c.source != "head"
                 or view_text(v, text, c.start, c.end).lower() not in tc.fields]
+
+
+def _listed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> list[Candidate]:
+    """ "multi-hop reasoning, fine-grained citation and conflict robustness":
+    a phrase listed beside a task is a task too, when its last word names work."""
+    lowers = view_columns(doc)[1]
+    known = sorted({(c.start, c.end) for c in found if c.label == "Task"})
+    taken = {i for c in found for i in range(c.start, c.end)}
+    out: list[Candidate] = []
+    seen: set[tuple[int, int]] = set()
+    todo = list(known)
+    while todo:
+        start, end = todo.pop()
+        # to the right: ", Y", "and Y", ", and Y"
+        j = end
+        while j < len(v) and j < v[start].sent_end and lowers[j] in (",", "and", "or"):
+            j += 1
+        if j > end and j < v[start].sent_end and j not in taken:
+            e = _phrase_end(v, lex, j, head_lower=True)
+            if e > j and (j, e) not in seen and _listed_ok(v, lowers, j, e, lex, tc):
+                seen.add((j, e))
+                out.append(Candidate(j, e, "Task", "head"))
+                todo.append((j, e))
+        # to the left: "X, task" / "X and task"
+        k = start - 1
+        while k >= v[start].sent_start and lowers[k] in (",", "and", "or"):
+            k -= 1
+        if k < start - 1 and k >= v[start].sent_start and k not in taken:
+            b = k
+            while b - 1 >= v[start].sent_start and k - b < 4 and _word_ok(v[b - 1], lex, True):
+                b -= 1
+            if (_word_ok(v[k], lex, True) or _is_gerund(v[k].text)) and (b, k + 1) not in seen \
+                    and _listed_ok(v, lowers, b, k + 1, lex, tc):
+                seen.add((b, k + 1))
+                out.append(Candidate(b, k + 1, "Task", "head"))
+                todo.append((b, k + 1))
+    return out
+
+
+def _listed_ok(v: list[Tok], lowers: tuple[str, ...], start: int, end: int, lex: Lexicon, tc: TaskContexts) -> bool:
+    """Can tokens start..end, listed beside a task, be a task: a lower-case
+    phrase whose last word names work, not a verb ("suggesting that")?"""
+    last = lowers[end - 1]
+    if last in lex.name_stop_words or not v[end - 1].text.islower():
+        return False
+    if end - start == 1 and _is_gerund(v[start].text) and end < len(v) and lowers[end] in ("that", "the", "a", "an"):
+        return False  # ", suggesting that ...": a verb
+    return names_work(last, tc, lex.task_heads)
 
 
 @lru_cache(maxsize=16)
@@ -626,6 +674,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _narrowed_tasks(doc, v, lex, tc, found)
     found += _cued_tasks(doc, v, lex, tc)
     found += _tasks_before_cues(doc, v, lex, tc)
+    found += _listed_tasks(doc, v, lex, tc, found)
     _drop_fields(doc, v, found, tc)
     found += _gerund_candidates(doc, v, lex, at.gerund_context)
     found += _metric_candidates(doc, v, lex, at.metric)
