@@ -139,3 +139,18 @@ def test_a_listed_phrase_before_the_task_counts_too(nlp) -> None:
 def test_a_listed_word_that_names_no_work_or_a_verb_is_not_a_task(nlp) -> None:
     found = tasks(nlp, "We study question answering, geology and maps, suggesting that sand moves.")
     assert not {"geology", "maps", "suggesting"} & found
+
+
+# -- kinds_before, tools_after: "existing X methods" -----------------------------------------
+@pytest.mark.parametrize("kind", sorted(rules.load("task_contexts")["kinds_before"]))
+def test_methods_of_a_kind_are_named_by_their_task(nlp, kind) -> None:
+    assert "dune digitization" in tasks(nlp, f"FooNet beats {kind} dune digitization methods on lunar maps.")
+
+
+@pytest.mark.parametrize("tool", sorted(rules.load("task_contexts")["tools_after"]))
+def test_each_tool_word_after_a_kind_of_task(nlp, tool) -> None:
+    assert "dune digitization" in tasks(nlp, f"FooNet beats existing dune digitization {tool} on lunar maps.")
+
+
+def test_a_tool_named_by_its_own_words_is_not_a_task(nlp) -> None:
+    assert "dune digitization" not in tasks(nlp, "FooNet is a dune digitization method on lunar maps.")

@@ -284,11 +284,18 @@ def _phrase_end(v: list[Tok], lex: Lexicon, start: int, head_lower: bool = False
 
 
 def _tasks_before_cues(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
-    """ "on knowledge-probing tasks", "the overoptimization problem": the
-    content words before a cue of tc.cues_after, whatever their last word."""
+    """ "on knowledge-probing tasks", "the overoptimization problem", "other
+    stochastic optimization methods": the content words before a cue of
+    tc.cues_after, or before a plural of tc.tools_after after a word of
+    tc.kinds_before, when their last word names work."""
     lowers = view_columns(doc)[1]
     out = []
-    for k in positions(lowers, tc.cues_after):
+    for k in positions(lowers, tc.cues_after | tc.tools_after):
+        if lowers[k] in tc.tools_after and lowers[k] not in tc.cues_after:
+            # "existing token pruning techniques": the methods of a kind, named by their task.
+            start = _task_start(doc, v, k - 1, lex, tc)
+            if start == 0 or lowers[start - 1] not in tc.kinds_before:
+                continue
         if k == 0 or v[k].is_sent_start:
             continue
         head = k - 1

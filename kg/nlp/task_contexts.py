@@ -16,6 +16,8 @@ from kg import rules
 class TaskContexts:
     cues_before: frozenset[tuple[str, ...]]  # word sequences, lower case
     cues_after: frozenset[str]
+    tools_after: frozenset[str]
+    kinds_before: frozenset[str]
     action_suffixes: frozenset[str]
     not_work: frozenset[str]
     fields: frozenset[str]
