@@ -154,3 +154,13 @@ def test_each_tool_word_after_a_kind_of_task(nlp, tool) -> None:
 
 def test_a_tool_named_by_its_own_words_is_not_a_task(nlp) -> None:
     assert "dune digitization" not in tasks(nlp, "FooNet is a dune digitization method on lunar maps.")
+
+
+# -- a task phrase that describes another noun -------------------------------------------------
+def test_a_task_phrase_before_another_noun_is_not_a_task(nlp) -> None:
+    assert "crater counting" not in tasks(nlp, "We release data for crater counting quality checks.")
+
+
+@pytest.mark.parametrize("after", ["tasks", "systems", "remains hard", ", we think"])
+def test_a_task_phrase_before_a_task_word_a_tool_or_a_verb_stays(nlp, after) -> None:
+    assert "crater counting" in tasks(nlp, f"We study crater counting {after}.".replace(" ,", ","))

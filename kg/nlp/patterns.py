@@ -362,6 +362,21 @@ def _listed_ok(v: list[Tok], lowers: tuple[str, ...], start: int, end: int, lex:
     return names_work(last, tc, lex.task_heads)
 
 
+def _drop_modifiers(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> None:
+    """ "synthetic reasoning data", "attribute labeling quality": a task
+    phrase of the rules followed by another noun only describes that noun.
+    Kept before a task word ("tasks") or a tool ("system"), and before a verb in -ing."""
+    keep = []
+    for c in found:
+        if c.label == "Task" and c.source == "head" and c.end < v[c.start].sent_end:
+            nxt = v[c.end]
+            if nxt.text.islower() and _word_ok(nxt, lex, True) and nxt.lower_ not in lex.task_cues \
+                    and nxt.lower_ not in _TOOL_NOUNS and nxt.lower_ not in tc.tools_after and not _is_gerund(nxt.text):
+                continue
+        keep.append(c)
+    found[:] = keep
+
+
 @lru_cache(maxsize=16)
 def _last_words(phrases: frozenset[tuple[str, ...]]) -> frozenset[str]:
     return frozenset(p[-1] for p in phrases)
@@ -683,6 +698,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _tasks_before_cues(doc, v, lex, tc)
     found += _listed_tasks(doc, v, lex, tc, found)
     _drop_fields(doc, v, found, tc)
+    _drop_modifiers(doc, v, lex, tc, found)
     found += _gerund_candidates(doc, v, lex, at.gerund_context)
     found += _metric_candidates(doc, v, lex, at.metric)
     found += _method_candidates(doc, v, lex, at.method)
