@@ -164,3 +164,14 @@ def test_a_task_phrase_before_another_noun_is_not_a_task(nlp) -> None:
 @pytest.mark.parametrize("after", ["tasks", "systems", "remains hard", ", we think"])
 def test_a_task_phrase_before_a_task_word_a_tool_or_a_verb_stays(nlp, after) -> None:
     assert "crater counting" in tasks(nlp, f"We study crater counting {after}.".replace(" ,", ","))
+
+
+# -- task heads of the lexicon (kg/resources/rules/lexicon.json) -------------------------------
+@pytest.mark.parametrize("head", ["interpretability", "allocation", "curation", "fitting", "routing"])
+def test_newer_task_heads_name_tasks_after_for(nlp, head) -> None:
+    assert f"glacier {head}" in tasks(nlp, f"FooNet is built for glacier {head}, and it is fast.")
+
+
+def test_a_task_head_alone_needs_a_task_position(nlp) -> None:
+    assert "autoformalization" in tasks(nlp, "It helps summarization, autoformalization and code generation.")
+    assert "autoformalization" not in tasks(nlp, "Their autoformalization was slow.")
