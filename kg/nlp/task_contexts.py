@@ -47,12 +47,23 @@ def _task_contexts(extra: tuple[str, ...]) -> TaskContexts:
 def ends_with(lowers: list[str] | tuple[str, ...], end: int, phrases: frozenset[tuple[str, ...]]) -> int:
     """The length of the longest of `phrases` that ends just before token
     `end` (lowers are the tokens' lower-case texts), 0 for none."""
-    best = 0
-    for p in phrases:
+    if end <= 0:
+        return 0
+    for p in _by_last_word(phrases).get(lowers[end - 1], ()):
         n = len(p)
-        if n > best and end - n >= 0 and tuple(lowers[end - n:end]) == p:
-            best = n
-    return best
+        if end - n >= 0 and tuple(lowers[end - n:end]) == p:
+            return n
+    return 0
+
+
+@lru_cache(maxsize=64)
+def _by_last_word(phrases: frozenset[tuple[str, ...]]) -> dict[str, list[tuple[str, ...]]]:
+    """`phrases` by their last word, longest first: a phrase can end at a
+    token only if its last word is that token's."""
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for p in sorted(phrases, key=len, reverse=True):
+        index.setdefault(p[-1], []).append(p)
+    return index
 
 
 def names_work(word: str, tc: TaskContexts, heads: frozenset[str]) -> bool:
