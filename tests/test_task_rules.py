@@ -175,3 +175,9 @@ def test_newer_task_heads_name_tasks_after_for(nlp, head) -> None:
 def test_a_task_head_alone_needs_a_task_position(nlp) -> None:
     assert "autoformalization" in tasks(nlp, "It helps summarization, autoformalization and code generation.")
     assert "autoformalization" not in tasks(nlp, "Their autoformalization was slow.")
+
+
+@pytest.mark.parametrize("text", ["Models", "Tasks", "Methods.", "tasks", "Existing methods", "of", "the problem of",
+                                  "such as", ", and", "for"])
+def test_cue_words_at_the_edges_of_a_text(nlp, text) -> None:
+    nlp(text)  # no error where a cue has nothing before or after it

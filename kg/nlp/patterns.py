@@ -291,13 +291,13 @@ def _tasks_before_cues(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
     lowers = view_columns(doc)[1]
     out = []
     for k in positions(lowers, tc.cues_after | tc.tools_after):
+        if k == 0 or v[k].is_sent_start:
+            continue
         if lowers[k] in tc.tools_after and lowers[k] not in tc.cues_after:
             # "existing token pruning techniques": the methods of a kind, named by their task.
             start = _task_start(doc, v, k - 1, lex, tc)
             if start == 0 or lowers[start - 1] not in tc.kinds_before:
                 continue
-        if k == 0 or v[k].is_sent_start:
-            continue
         head = k - 1
         if not names_work(lowers[head], tc, lex.task_heads) or lowers[head] in lex.name_stop_words \
                 or not v[head].text.islower() or _NUMBER.match(v[head].text):
