@@ -286,17 +286,6 @@ def test_proposal_cues_are_written_in_lower_case() -> None:
     assert all(cue.rx.flags & re.IGNORECASE and cue.rx.pattern == cue.rx.pattern.lower() for cue in _CUES)
 
 
-def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:
-    from kg.nlp.entities import SpanExtensions
-
-    doc = nlp("QuillNet beats BERT on GLUE.")
-    quill, bert = doc[0:1], doc[2:3]
-    SpanExtensions(doc, ("kg_name", "proposed")).write(quill, ("Quill", True))
-    assert (quill._.kg_name, quill._.proposed, quill._.canonical) == ("Quill", True, None)
-    bert._.canonical = "BERT-base"
-    assert SpanExtensions(doc, ("canonical", "aliases", "proposed")).read(bert) == ["BERT-base", None, False]
-
-
 def test_last_word_of_a_longer_name_in_a_list_is_not_a_dataset_alone(nlp) -> None:
     found = entities(nlp, "We evaluate on the TREC 2019 Deep Learning Track and MS MARCO, and on CIFAR-10.")
     assert not any(text == "Track" for text, _ in found)

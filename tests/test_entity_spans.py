@@ -1,6 +1,6 @@
-"""doc.spans["entities"] is built only when doc.spans is first used
-(kg.nlp.entities._PendingSpanGroups): every way of using doc.spans must see
-the group and extension values an eager build would have written."""
+"""kg_entities writes doc.spans["entities"] with the spans' extensions, and
+the same entities as plain values (settled_entities) for kg's own readers:
+both must agree, and spans set by hand must win over those settled."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from spacy.tokens import Doc, Span
 
 from kg.nlp import SPAN_KEY, make_pipeline
-from kg.nlp.entities import Entity, doc_extension, set_doc_extension, settled_entities
+from kg.nlp.entities import Entity, settled_entities
 
 TEXT = ("We propose QuillNet, a novel model for reef mapping. QuillNet beats BERT on GLUE and on the "
         "balanced error rate (BER) of ImageNet; its BER is lower than that of ResNet-50.")
@@ -27,38 +27,17 @@ def _as_entities(doc: Doc) -> list[Entity]:
                    s._.canonical, s._.exact_match, s._.source) for s in doc.spans[SPAN_KEY]]
 
 
-def test_settled_entities_do_not_build_the_group(nlp) -> None:
+def test_settled_entities_are_the_spans_and_their_extensions(nlp) -> None:
     doc = nlp(TEXT)
     settled = settled_entities(doc)
     assert len(settled) > 4 and any(e.proposed for e in settled)
-    assert not isinstance(doc.spans.data, dict)  # still pending
-    assert _as_entities(doc) == settled
-    assert type(doc.spans.data) is dict  # built, and the plain dict is back
-    assert settled_entities(doc) is settled
-
-
-@pytest.mark.parametrize("first_use", [
-    lambda doc: doc.spans[SPAN_KEY],
-    lambda doc: doc.spans.get(SPAN_KEY),
-    lambda doc: SPAN_KEY in doc.spans,
-    lambda doc: list(doc.spans),
-    lambda doc: len(doc.spans),
-    lambda doc: dict(doc.spans.items()),
-    lambda doc: repr(doc.spans),
-    lambda doc: doc.spans.to_bytes(),
-    lambda doc: doc.spans.copy(),
-])
-def test_any_first_use_of_doc_spans_sees_the_group(nlp, first_use) -> None:
-    doc = nlp(TEXT)
-    settled = list(settled_entities(doc))
-    first_use(doc)
     assert list(doc.spans) == [SPAN_KEY]
     assert _as_entities(doc) == settled
-    assert settled_entities(doc) == settled
+    assert doc._.kg_entities.entities is settled
 
 
 def test_the_group_survives_serialisation(nlp) -> None:
-    # (Doc.copy and Doc.to_bytes fail on the Spans kept in user_data by kg_abbreviations, as they did before.)
+    # (Doc.copy and Doc.to_bytes fail on the Spans kept in user_data by kg_abbreviations.)
     doc = nlp(TEXT)
     settled = list(settled_entities(doc))
     blank = Doc(doc.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc])
@@ -66,12 +45,12 @@ def test_the_group_survives_serialisation(nlp) -> None:
     assert [(s.start, s.end, s.label_) for s in blank.spans[SPAN_KEY]] == [(e.start, e.end, e.label) for e in settled]
 
 
-def test_a_group_added_first_comes_after_the_entities(nlp) -> None:
+def test_a_group_added_later_comes_after_the_entities(nlp) -> None:
     doc = nlp(TEXT)
     settled = list(settled_entities(doc))
     doc.spans["mine"] = [doc[0:1]]
     assert list(doc.spans) == [SPAN_KEY, "mine"]
-    assert _as_entities(doc) == settled
+    assert _as_entities(doc) == settled == settled_entities(doc)
 
 
 def test_entities_set_by_hand_replace_the_settled_ones(nlp) -> None:
@@ -83,12 +62,19 @@ def test_entities_set_by_hand_replace_the_settled_ones(nlp) -> None:
     assert [(e.start, e.end, e.label, e.name) for e in settled_entities(doc)] == [(2, 3, "Method", "Quill")]
 
 
-@pytest.mark.parametrize("used_before", [False, True])
-def test_settling_again_replaces_the_entities(nlp, used_before: bool) -> None:
+def test_entities_of_a_doc_no_rule_settled_are_read_from_its_spans(nlp) -> None:
+    doc = nlp.make_doc("QuillNet beats BERT.")
+    assert settled_entities(doc) == []
+    span = Span(doc, 0, 1, label="Method")
+    span._.proposed = True
+    doc.spans[SPAN_KEY] = [span]
+    assert [(e.start, e.end, e.label, e.name, e.proposed) for e in settled_entities(doc)] == [
+        (0, 1, "Method", None, True)]
+
+
+def test_settling_again_replaces_the_entities(nlp) -> None:
     doc = nlp(TEXT)
     first = list(settled_entities(doc))
-    if used_before:
-        doc.spans[SPAN_KEY]  # built, extension values written
     doc.user_data["kg_candidates"] = []  # only the abbreviation pairs are left
     nlp.get_pipe("kg_entities")(doc)
     again = settled_entities(doc)
@@ -96,28 +82,10 @@ def test_settling_again_replaces_the_entities(nlp, used_before: bool) -> None:
     assert _as_entities(doc) == again
 
 
-def test_a_value_set_by_hand_before_first_use_is_kept(nlp) -> None:
-    doc = nlp(TEXT)
-    quill = next(e for e in settled_entities(doc) if e.name == "QuillNet")
-    doc[quill.start:quill.end]._.canonical = "Quill"
-    assert next(s for s in doc.spans[SPAN_KEY] if s.start == quill.start)._.canonical == "Quill"
-
-
 def test_proposed_name_is_written_as_doc_underscore(nlp) -> None:
     doc = nlp(TEXT)
     assert doc._.proposed_name == "QuillNet"
     assert nlp("Nothing is proposed here.")._.proposed_name is None
-
-
-def test_doc_extension_helpers_are_doc_underscore(nlp) -> None:
-    for name, kwargs in (("kg_test_plain", {"default": 3}), ("kg_test_got", {"getter": lambda d: len(d)})):
-        if not Doc.has_extension(name):
-            Doc.set_extension(name, **kwargs)
-    doc = nlp("A short text.")
-    assert doc_extension(doc, "kg_test_plain") == 3
-    set_doc_extension(doc, "kg_test_plain", 7)
-    assert doc._.kg_test_plain == 7 == doc_extension(doc, "kg_test_plain")
-    assert doc_extension(doc, "kg_test_got") == len(doc)
 
 
 _WORD_PIECES = ["BER", "BERs", "BE", "R", "s", "NUMBER", "(", ")", "-", "ER", "the", "B", "BERT"]

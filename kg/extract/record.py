@@ -11,7 +11,7 @@ from spacy.tokens import Doc
 import kg
 from kg.model import Abstract
 from kg.nlp import ENTITY_TYPES, make_pipeline
-from kg.nlp.entities import doc_extension, fold_name, settled_entities
+from kg.nlp.entities import fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
@@ -77,7 +77,7 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
     paper's own proposal. Additions to the spec: `canonical` (the gazetteer's
     name when it differs), `exactMatch` (IRIs from the gazetteer) and
     `mentions` (character offsets)."""
-    relations = [dict(r) for r in (doc_extension(doc, "kg_relations") or [])]
+    relations = [dict(r) for r in (doc._.kg_relations or [])]
     return {
         "id": rid,
         "entities": _merged_entities(doc),

@@ -14,12 +14,10 @@
 
 from __future__ import annotations
 
-import weakref
 from bisect import bisect_left
-from collections.abc import Iterator, MutableMapping
-from functools import lru_cache, partial
+from functools import lru_cache
 from operator import attrgetter
-from typing import Any, Iterable, NamedTuple
+from typing import NamedTuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
@@ -37,79 +35,10 @@ for _name, _default in (("kg_name", None), ("aliases", None), ("proposed", False
         Span.set_extension(_name, default=_default)
 
 
-# -- the entity extensions, read and written in bulk -----------------------------
-# Every `span._` builds an accessor object, and each attribute read or write on
-# it goes through Python-level checks; the record and the relations read these
-# extensions for every entity of every abstract. spaCy keeps the value of an
-# extension that has a default (no getter, setter or method) in doc.user_data
-# under ("._.", name, span.start_char, span.end_char) (see
-# spacy.tokens.underscore.Underscore._get_key), so these helpers read and write
-# that store directly: `span._.kg_name` and the rest see the same values.
-class SpanExtensions:
-    """Read or write the Span._ extensions `names` of the spans of one Doc,
-    in bulk: read(span) is [span._.<name> for name in names], write(span,
-    values) sets them in that order."""
-
-    def __init__(self, doc: Doc, names: tuple[str, ...]):
-        self.store = doc.user_data
-        self.names = names
-        self.defaults = tuple(Span.get_extension(name)[0] for name in names)
-        # Direct access is valid only for plain extensions with an immutable
-        # default (spaCy copies a mutable one into user_data on first read).
-        self.direct = all(_kept_in_user_data(name) for name in names)
-
-    def read(self, span: Span) -> list[Any]:
-        if not self.direct:
-            ext = span._
-            return [getattr(ext, name) for name in self.names]
-        get = self.store.get
-        a, b = span.start_char, span.end_char
-        return [get(("._.", name, a, b), default) for name, default in zip(self.names, self.defaults)]
-
-    def write(self, span: Span, values: Iterable[Any], overwrite: bool = True) -> None:
-        """Set the values; with overwrite=False, not those already set (a
-        value kept elsewhere than in user_data, by a setter, is always set)."""
-        if not self.direct:
-            ext = span._
-            for name, value in zip(self.names, values):
-                if overwrite or ("._.", name, span.start_char, span.end_char) not in self.store:
-                    setattr(ext, name, value)
-            return
-        store = self.store
-        a, b = span.start_char, span.end_char
-        for name, value in zip(self.names, values):
-            if overwrite:
-                store[("._.", name, a, b)] = value
-            else:
-                store.setdefault(("._.", name, a, b), value)
-
-
-def _kept_in_user_data(name: str, owner: type = Span) -> bool:
-    default, method, getter, setter = owner.get_extension(name)
-    return method is None and getter is None and setter is None and not isinstance(default, (dict, list, set))
-
-
-def set_doc_extension(doc: Doc, name: str, value: Any) -> None:
-    """doc._.<name> = value, written straight to doc.user_data when the
-    extension is kept there (see SpanExtensions): `doc._` costs as much as
-    settling a few entities."""
-    if _kept_in_user_data(name, Doc):
-        doc.user_data[("._.", name, None, None)] = value
-    else:
-        setattr(doc._, name, value)
-
-
-def doc_extension(doc: Doc, name: str) -> Any:
-    """doc._.<name>, read straight from doc.user_data when it is kept there."""
-    if _kept_in_user_data(name, Doc):
-        return doc.user_data.get(("._.", name, None, None), Doc.get_extension(name)[0])
-    return getattr(doc._, name)
-
-
 class Entity(NamedTuple):
     """A settled entity as plain values: a span of doc.spans["entities"] with
     the extensions kg_entities wrote on it. The record and the relations read
-    these instead of building Span objects and reading their extensions again."""
+    these rather than each span's extensions."""
 
     start: int  # token offsets
     end: int
@@ -124,118 +53,50 @@ class Entity(NamedTuple):
     source: str | None
 
 
-# Entity(*values) without the NamedTuple's Python-level __new__ (a third of
-# the cost of making one): `values` must hold every field, in order.
-_entity = partial(tuple.__new__, Entity)
+class SettledEntities(NamedTuple):
+    """What kg_entities wrote (doc._.kg_entities): the span group it put in
+    doc.spans["entities"], and the same entities as plain values."""
+
+    spans: SpanGroup
+    entities: list[Entity]
+
+
+if not Doc.has_extension("kg_entities"):
+    Doc.set_extension("kg_entities", default=None)
 
 
 def settled_entities(doc: Doc) -> list[Entity]:
-    """The entities of doc.spans["entities"], in order. kg_entities keeps them
-    in doc.user_data and builds the span group only when doc.spans is first
-    used (see _PendingSpanGroups); when that group was replaced or changed
-    since (spans set by hand, as the gold-entity tests do), they are read
-    from the spans."""
-    kept = doc.user_data.get("kg_entities")
-    if kept is not None:
-        pending = doc.spans.data
-        if isinstance(pending, _PendingSpanGroups) and pending.entities is kept[1]:
-            return kept[1]  # doc.spans untouched since kg_entities: no group to read
+    """The entities of doc.spans["entities"] as plain values, in order. They
+    are the ones kg_entities kept in doc._.kg_entities while that group is
+    still in doc.spans; spans put there some other way (by hand, as the
+    gold-entity tests do) are read from the spans."""
     group = doc.spans.get(SPAN_KEY)
-    kept = doc.user_data.get("kg_entities")  # building the group updated it
-    if kept is not None and kept[0] is group and len(kept[1]) == len(group):
-        return kept[1]
     if group is None:
         return []
-    extensions = SpanExtensions(doc, _WRITTEN)
-    return [Entity(span.start, span.end, span.start_char, span.end_char, span.label_, *extensions.read(span))
+    settled = doc._.kg_entities
+    if settled is not None and settled.spans is group:
+        return settled.entities
+    return [Entity(start=span.start, end=span.end, start_char=span.start_char, end_char=span.end_char,
+                   label=span.label_, name=span._.kg_name, aliases=span._.aliases, proposed=span._.proposed,
+                   canonical=span._.canonical, exact_match=span._.exact_match, source=span._.source)
             for span in group]
 
 
-def _span_group(doc: Doc, entities: list[Entity], overwrite: bool) -> SpanGroup:
-    """The entity spans, with their extension values written in bulk (see
-    SpanExtensions.write for `overwrite`)."""
+def _write_entities(doc: Doc, entities: list[Entity]) -> None:
+    """doc.spans["entities"] with the entities' extensions, and doc._.kg_entities."""
     spans = []
-    extensions = SpanExtensions(doc, _WRITTEN)
     for e in entities:
         span = Span(doc, e.start, e.end, label=e.label)
-        extensions.write(span, (e.name, e.aliases, e.proposed, e.canonical, e.exact_match, e.source), overwrite)
+        span._.kg_name = e.name
+        span._.aliases = e.aliases
+        span._.proposed = e.proposed
+        span._.canonical = e.canonical
+        span._.exact_match = e.exact_match
+        span._.source = e.source
         spans.append(span)
-    return SpanGroup(doc, name=SPAN_KEY, spans=spans)
-
-
-class _PendingSpanGroups(MutableMapping):
-    """The dict behind doc.spans (SpanGroups is a UserDict, this its `data`)
-    while the entity group is not built yet.
-
-    The pipeline's own readers (the relations, the record) take the settled
-    entities as plain values from settled_entities; a Span and six extension
-    values per entity would cost about a quarter of settling. So kg_entities
-    puts this stand-in in place of doc.spans.data, and the first use of
-    doc.spans in any way (a read, a test for a key, a change, a copy, a
-    serialisation) builds the group, puts the plain dict back and goes on
-    from it: doc.spans[SPAN_KEY] and the spans' extensions read as if the
-    group had been written at once. A value set by hand in between (as
-    `span._.kg_name = ...` on a span at an entity's offsets) is kept, as it
-    would have overwritten the one settled; _keep_settled builds the group
-    at once when values set before settling are there to be overwritten."""
-
-    def __init__(self, doc: Doc, groups: dict, entities: list[Entity]):
-        self._doc = weakref.ref(doc)  # the Doc owns this: no cycle back to it
-        self._groups = groups
-        self.entities: list[Entity] | None = entities  # None once built
-
-    def _built(self) -> dict:
-        if self.entities is not None:
-            entities, self.entities = self.entities, None
-            doc = self._doc()
-            group = _span_group(doc, entities, overwrite=False)
-            self._groups[SPAN_KEY] = group
-            doc.user_data["kg_entities"] = (group, entities)
-            if doc.spans.data is self:
-                doc.spans.data = self._groups
-        return self._groups
-
-    def __getitem__(self, key: str) -> SpanGroup:
-        return self._built()[key]
-
-    def __setitem__(self, key: str, value: SpanGroup) -> None:
-        self._built()[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self._built()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._built())
-
-    def __len__(self) -> int:
-        return len(self._built())
-
-    def __repr__(self) -> str:
-        return repr(self._built())
-
-
-def _keep_settled(doc: Doc, entities: list[Entity]) -> None:
-    """Store the settled entities; doc.spans[SPAN_KEY] is built from them on
-    first use, or now when entity extension values are already set (the
-    Doc was settled before, or a rule wrote them): settling overwrites those."""
-    groups = doc.spans.data
-    if isinstance(groups, _PendingSpanGroups):  # settled before and never used since: nothing was written
-        groups = doc.spans.data = groups._groups
-    if _has_entity_values(doc.user_data):
-        group = _span_group(doc, entities, overwrite=True)
-        groups[SPAN_KEY] = group
-        doc.user_data["kg_entities"] = (group, entities)
-        return
-    doc.user_data["kg_entities"] = (None, entities)
-    doc.spans.data = _PendingSpanGroups(doc, groups, entities)
-
-
-def _has_entity_values(store: dict) -> bool:
-    """Does `store` (a doc.user_data) hold a value of an entity extension of some span?"""
-    if tuple not in set(map(type, store)):  # (the extensions' keys are tuples; kg keeps its own under strings)
-        return False
-    return any(type(key) is tuple and len(key) == 4 and key[0] == "._." and key[1] in _WRITTEN and key[3] is not None
-               for key in store)
+    group = SpanGroup(doc, name=SPAN_KEY, spans=spans)
+    doc.spans[SPAN_KEY] = group
+    doc._.kg_entities = SettledEntities(group, entities)
 
 
 @lru_cache(maxsize=65536)  # the same names recur in every abstract
@@ -406,10 +267,6 @@ def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
     return True
 
 
-# The extensions settle_entities writes on each entity span, in this order.
-_WRITTEN = ("kg_name", "aliases", "proposed", "canonical", "exact_match", "source")
-
-
 @Language.component("kg_entities")
 def settle_entities(doc: Doc) -> Doc:
     lex = lexicon()
@@ -461,11 +318,11 @@ def settle_entities(doc: Doc) -> Doc:
         label = label_of[key][1]
         is_proposed = key in proposed
         al = aliases.get(key)
-        settled.append(_entity((c.start, c.end, start_char, start_char + len(written), label, name,
-                                sorted(al) if al else None, is_proposed, c.canonical, c.exact_match or None,
-                                c.source)))
+        settled.append(Entity(start=c.start, end=c.end, start_char=start_char, end_char=start_char + len(written),
+                              label=label, name=name, aliases=sorted(al) if al else None, proposed=is_proposed,
+                              canonical=c.canonical, exact_match=c.exact_match or None, source=c.source))
         if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
-    _keep_settled(doc, settled)
-    set_doc_extension(doc, "proposed_name", proposed_name)
+    _write_entities(doc, settled)
+    doc._.proposed_name = proposed_name
     return doc

@@ -24,8 +24,9 @@ Contract with everything downstream (kg.extract.record, kg.extract.relations):
   Span._.source: the rule that found it (proposal, abbreviation, gazetteer,
   variant, cue, name, head);
 - kg.nlp.entities.settled_entities(doc): the same entities as plain Entity
-  values (offsets, label and the extensions above), for readers that would
-  otherwise build every Span again;
+  values (offsets, label and the extensions above), kept by kg_entities in
+  doc._.kg_entities, or read from doc.spans[SPAN_KEY] when those spans were
+  set some other way;
 - doc._.abbreviations: list of (long Span, short Span) defined in the text;
 - doc._.proposed_name: kg_name of the first proposed Method, or None;
 - doc._.kg_candidates: every rule's candidates before settling (debugging);
