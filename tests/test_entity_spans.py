@@ -106,51 +106,6 @@ def test_word_positions_are_the_positions_of_the_words(tokens, words, start) -> 
     assert word_positions(texts, tuple(idxs), text, words, start) == positions(texts, words, start)
 
 
-def _record_entities_one_by_one(doc: Doc) -> dict[str, list[dict]]:
-    """The record's entities as doc_to_record built them before it kept each
-    entity's aliases aside: every mention rewrites the entity's dict."""
-    from kg.nlp import ENTITY_TYPES
-    from kg.nlp.entities import fold_name
-
-    entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
-    for e in settled_entities(doc):
-        if e.label not in entities:
-            continue
-        written = doc.text[e.start_char:e.end_char]
-        name = e.name or written
-        ent = entities[e.label].setdefault(e.canonical or fold_name(name), {"name": name})
-        aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
-        for form in (written, name):
-            if fold_name(form) != fold_name(ent["name"]):
-                aliases.add(form)
-        if aliases:
-            ent["aliases"] = sorted(aliases)
-        if e.proposed:
-            ent["proposed"] = True
-        if e.canonical and e.canonical != ent["name"]:
-            ent["canonical"] = e.canonical
-        if e.exact_match:
-            ent["exactMatch"] = list(e.exact_match)
-        ent.setdefault("mentions", []).append([e.start_char, e.end_char])
-    return {t: list(v.values()) for t, v in entities.items()}
-
-
-@pytest.mark.parametrize("text", [
-    TEXT,
-    "We train on CIFAR10 first. Later runs use CIFAR-10 and cifar-10, then ImageNet and Imagenet.",
-    "Our tagger beats BERT. The balanced error rate (BER) drops; BERs are lower than with Bert or BERT-base.",
-    "We propose KiteNets. KiteNet (KN) is fast, and KN beats BERT on GLUE, as KiteNets do.",
-])
-def test_record_entities_are_those_built_mention_by_mention(nlp, text) -> None:
-    import json
-
-    from kg.extract.record import _merged_entities
-
-    doc = nlp(text)
-    # json.dumps keeps the key order, which the record's bytes depend on.
-    assert json.dumps(_merged_entities(doc)) == json.dumps(_record_entities_one_by_one(doc))
-
-
 def _select_one_by_one(cands: list) -> list:
     """kg.nlp.entities._select as first written: each candidate's strength
     found by visiting every token it covers."""

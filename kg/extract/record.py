@@ -12,58 +12,39 @@ import kg
 from kg.model import Abstract
 from kg.nlp import ENTITY_TYPES, make_pipeline
 from kg.nlp.entities import fold_name, settled_entities
-from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
+from kg.nlp.tokens import doc_text
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
 
 
 def _sentence_offsets(doc: Doc) -> list[list[int]]:
-    """[start, end] characters of each sentence, read from the token
-    columns (kg.nlp.tokens) instead of building a Span per sentence. A
-    sentence ends where the next starts, as in the token view."""
-    if not len(doc):
-        return [[s.start_char, s.end_char] for s in doc.sents]
-    texts, _, idxs = view_columns(doc)[:3]
-    starts = sentence_starts_of(doc)
-    return [[idxs[start], idxs[end - 1] + len(texts[end - 1])] for start, end in zip(starts, starts[1:] + [len(texts)])]
+    """[start, end] characters of each sentence."""
+    return [[sent.start_char, sent.end_char] for sent in doc.sents]
 
 
 def _merged_entities(doc: Doc) -> dict[str, list[dict]]:
     """The record's entities per type (see doc_to_record)."""
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
-    # (type, merge key) -> (the entity's dict, its name folded, its aliases so far)
-    merged: dict[tuple[str, str], tuple[dict, str, set[str]]] = {}
     text = doc_text(doc)
-    # Unpacked in Entity's field order: each field read by name is an attribute lookup.
-    for _, _, start, end, label, name, also, proposed, canonical, exact_match, _ in settled_entities(doc):
-        if label not in entities:
+    for e in settled_entities(doc):
+        if e.label not in entities:
             continue
-        written = text[start:end]
-        name = name or written
-        key = canonical or fold_name(name)
-        found = merged.get((label, key))
-        if found is None:
-            ent = entities[label][key] = {"name": name}
-            found = merged[(label, key)] = (ent, fold_name(name), set())
-        ent, folded, aliases = found
-        if also:
-            aliases.update(also)
-        if fold_name(written) != folded:
-            aliases.add(written)
-        if name is not written and fold_name(name) != folded:
-            aliases.add(name)
-        if aliases and "aliases" not in ent:
-            ent["aliases"] = None  # its place among the keys; the sorted aliases go in below
-        if proposed:
-            ent["proposed"] = True
-        if canonical and canonical != ent["name"]:
-            ent["canonical"] = canonical
-        if exact_match:
-            ent["exactMatch"] = list(exact_match)
-        ent.setdefault("mentions", []).append([start, end])
-    for ent, _, aliases in merged.values():
+        written = text[e.start_char:e.end_char]
+        name = e.name or written
+        ent = entities[e.label].setdefault(e.canonical or fold_name(name), {"name": name})
+        aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
+        for form in (written, name):
+            if fold_name(form) != fold_name(ent["name"]):
+                aliases.add(form)
         if aliases:
             ent["aliases"] = sorted(aliases)
+        if e.proposed:
+            ent["proposed"] = True
+        if e.canonical and e.canonical != ent["name"]:
+            ent["canonical"] = e.canonical
+        if e.exact_match:
+            ent["exactMatch"] = list(e.exact_match)
+        ent.setdefault("mentions", []).append([e.start_char, e.end_char])
     return {t: list(v.values()) for t, v in entities.items()}
 
 
