@@ -88,66 +88,6 @@ def test_proposed_name_is_written_as_doc_underscore(nlp) -> None:
     assert nlp("Nothing is proposed here.")._.proposed_name is None
 
 
-_WORD_PIECES = ["BER", "BERs", "BE", "R", "s", "NUMBER", "(", ")", "-", "ER", "the", "B", "BERT"]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(_WORD_PIECES), st.sampled_from(["", " ", "  "])), max_size=25),
-       st.sets(st.sampled_from(_WORD_PIECES + ["", "BERTs"]), max_size=3), st.integers(0, 26))
-def test_word_positions_are_the_positions_of_the_words(tokens, words, start) -> None:
-    from kg.nlp.entities import word_positions
-    from kg.nlp.tokens import positions
-
-    texts = tuple(t for t, _ in tokens)
-    idxs, text = [], ""
-    for t, space in tokens:
-        idxs.append(len(text))
-        text += t + space
-    assert word_positions(texts, tuple(idxs), text, words, start) == positions(texts, words, start)
-
-
-def _select_one_by_one(cands: list) -> list:
-    """kg.nlp.entities._select as first written: each candidate's strength
-    found by visiting every token it covers."""
-    by_start: dict[int, list] = {}
-    for c in cands:
-        by_start.setdefault(c.start, []).append(c)
-
-    def strength(c) -> int:
-        best = c.rank
-        if c.end - c.start > 1:
-            for start in range(c.start, c.end):
-                for o in by_start.get(start, ()):
-                    if o is not c and o.label == c.label and o.end <= c.end \
-                            and (o.end - o.start) < (c.end - c.start) and o.source not in ("proposal", "abbreviation"):
-                        best = max(best, o.rank)
-        return best
-
-    scored = sorted(cands, key=lambda c: (-strength(c), -(c.end - c.start), c.start))
-    taken = bytearray(max((c.end for c in cands), default=0))
-    chosen = []
-    for c in scored:
-        if any(taken[c.start:c.end]):
-            continue
-        taken[c.start:c.end] = b"\x01" * (c.end - c.start)
-        chosen.append(c)
-    return sorted(chosen, key=lambda c: c.start)
-
-
-_CANDIDATE = st.tuples(st.integers(0, 12), st.integers(1, 4), st.sampled_from(["Method", "Task"]),
-                       st.sampled_from(["proposal", "abbreviation", "gazetteer", "variant", "cue", "name", "head"]))
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(_CANDIDATE, max_size=16))
-def test_select_chooses_as_first_written(specs) -> None:
-    from kg.nlp.candidates import Candidate
-    from kg.nlp.entities import _select
-
-    cands = [Candidate(start, start + size, label, source) for start, size, label, source in specs]
-    assert [id(c) for c in _select(cands, 16)] == [id(c) for c in _select_one_by_one(cands)]
-
-
 @pytest.mark.parametrize("text", [
     "The Speech Task Audio Benchmark (STAB) is new. We propose STAB, and STAB-2 beats STAB on it.",
     "A Saliency Attention Filter R-CNN (SAF R-CNN) is fast. We present SAF R-CNN; SAF R-CNNs follow.",

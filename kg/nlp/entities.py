@@ -14,18 +14,16 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from functools import lru_cache
-from operator import attrgetter
 from typing import NamedTuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
-from kg.nlp.candidates import PRIORITY, Candidate, candidates
+from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
 
@@ -131,40 +129,16 @@ def _head_type(v: list[Tok], long: Span, lex: Lexicon) -> str | None:
     return None
 
 
-def word_positions(texts: tuple[str, ...], idxs: tuple[int, ...], text: str, words: set[str],
-                   start: int = 0) -> list[int]:
-    """kg.nlp.tokens.positions(texts, words, start) for a Doc's token texts
-    and offsets and its text: the tokens from `start` on that are one of
-    `words`. A short form is a rare string in the text, so str.find
-    finds its few places at once where tuple.index would compare it with
-    every token."""
-    if start >= len(texts):
-        return []
-    found = []
-    for word in words:
-        if not word:
-            continue  # no token is empty
-        at = text.find(word, idxs[start])
-        while at >= 0:
-            i = bisect_left(idxs, at, start)
-            if i < len(idxs) and idxs[i] == at and texts[i] == word:
-                found.append(i)
-            at = text.find(word, at + 1)
-    found.sort()
-    return found
-
-
-def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...], text: str,
-                     pairs: list[tuple[Span, Span]], cands: list[Candidate], lex: Lexicon,
+def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: list[tuple[Span, Span]],
+                     cands: list[Candidate], lex: Lexicon,
                      uses: dict[int, tuple[Span, int]]) -> tuple[list[Candidate], set[str]]:
     out: list[Candidate] = []
     dropped: set[str] = set()
     by_end: dict[int, list[Candidate]] = {}
-    if pairs:
-        for c in cands:
-            by_end.setdefault(c.end, []).append(c)
+    for c in cands:
+        by_end.setdefault(c.end, []).append(c)
     for long, short in pairs:
-        long_text = view_text(v, text, long.start, long.end)  # Span.text would visit every Token
+        long_text = view_text(v, text, long.start, long.end)
         short_text = view_text(v, text, short.start, short.end)
         if long_text.lower() in lex.generic_terms or short_text in lex.not_names:
             dropped.add(short_text)
@@ -191,7 +165,7 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
                     out.append(Candidate(k, k + n, label, "abbreviation", name=name))
             continue
         forms = {short_text, short_text + "s", short_text[:-1] if short_text.endswith("s") else short_text}
-        for i in word_positions(texts, idxs, text, forms, short.end):  # every later use of the short form
+        for i in positions(texts, forms, short.end):  # every later use of the short form
             out.append(Candidate(i, i + 1, label, "abbreviation", name=name))
     return out, dropped
 
@@ -200,50 +174,34 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
 _NOT_LENDING = ("proposal", "abbreviation")
 
 
-def _select(cands: list[Candidate], n_tokens: int) -> list[Candidate]:
-    """Non-overlapping candidates, strongest first (see module docstring);
-    they lie within the first `n_tokens` tokens."""
-    lenders: list[tuple[int, int, str, int]] | None = None  # made for the first span of several tokens
-    # (-strength, -length, start, end, index) of each candidate: sorting these
-    # tuples orders the candidates as a stable sort by the first three would.
-    order = []
-    for k, c in enumerate(cands):
-        start, end = c.start, c.end
-        strength = PRIORITY.get(c.source, 0)
-        if end - start > 1:  # as strong as the strongest shorter span of its type inside it
-            if lenders is None:
-                lenders, lender_starts = _lenders(cands)
-            for o_start, o_end, label, rank in lenders[bisect_left(lender_starts, start):
-                                                       bisect_left(lender_starts, end)]:
-                if rank > strength and label == c.label and o_end <= end and o_end - o_start < end - start:
-                    strength = rank
-        order.append((-strength, start - end, start, end, k))
-    order.sort()
-    taken = bytearray(n_tokens)
+def _strength(c: Candidate, by_start: dict[int, list[Candidate]]) -> int:
+    """How strongly `c` holds its tokens in an overlap: its rule's rank, or
+    that of a shorter candidate of the same type inside it, if higher."""
+    best = c.rank
+    for start in range(c.start, c.end):
+        for o in by_start.get(start, ()):
+            if o.label == c.label and o.end <= c.end and o.end - o.start < c.end - c.start \
+                    and o.source not in _NOT_LENDING:
+                best = max(best, o.rank)
+    return best
+
+
+def _select(cands: list[Candidate]) -> list[Candidate]:
+    """Non-overlapping candidates, strongest first, then longest, then
+    leftmost (see module docstring); in text order."""
+    by_start: dict[int, list[Candidate]] = {}
+    for c in cands:
+        by_start.setdefault(c.start, []).append(c)
+    ranked = sorted(cands, key=lambda c: (-_strength(c, by_start), -(c.end - c.start), c.start))
+    taken: set[int] = set()
     chosen = []
-    for _, _, start, end, k in order:
-        if end - start == 1:
-            if taken[start]:
-                continue
-            taken[start] = 1
-        else:
-            if 1 in taken[start:end]:
-                continue
-            taken[start:end] = b"\x01" * (end - start)
-        chosen.append(cands[k])
-    chosen.sort(key=_start)
-    return chosen
-
-
-def _lenders(cands: list[Candidate]) -> tuple[list[tuple[int, int, str, int]], list[int]]:
-    """(start, end, label, rank) of the candidates that lend a longer span
-    their strength, by start; and their starts."""
-    lenders = [(o.start, o.end, o.label, PRIORITY.get(o.source, 0)) for o in cands if o.source not in _NOT_LENDING]
-    lenders.sort()
-    return lenders, [o[0] for o in lenders]
-
-
-_start = attrgetter("start")
+    for c in ranked:
+        tokens = range(c.start, c.end)
+        if not taken.isdisjoint(tokens):
+            continue
+        taken.update(tokens)
+        chosen.append(c)
+    return sorted(chosen, key=lambda c: c.start)
 
 
 _GENERIC_METHODS = frozenset(g.rstrip("s") for g in ("models", "networks"))
@@ -274,21 +232,18 @@ def settle_entities(doc: Doc) -> Doc:
     v = token_view(doc)
     text = doc_text(doc)
     cands = candidates(doc)
-    # Uses of short forms of several tokens ("SAF R-CNN"); one-token forms are found by word.
-    uses = short_form_uses(doc) if any(sh.end - sh.start > 1 for _, sh in pairs) else {}
-    columns = view_columns(doc)
-    pair_cands, dropped = _pair_candidates(v, columns[0], columns[2], text, pairs, cands, lex, uses)
+    texts = view_columns(doc)[0]
+    pair_cands, dropped = _pair_candidates(v, texts, text, pairs, cands, lex, short_form_uses(doc))
     # The chosen mentions: (candidate, start character, text as written, name, folded name).
     mentions: list[tuple[Candidate, int, str, str, str]] = []
     first_name: dict[str, str] = {}
     label_of: dict[str, tuple[int, str]] = {}
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
-    texts, idxs = columns[0], columns[2]
-    for c in _select(cands + pair_cands, len(texts)):
-        start_char = idxs[c.start]
-        written = text[start_char:idxs[c.end - 1] + len(texts[c.end - 1])]  # view_text, inlined
-        if c.source not in _KEPT_SOURCES and not _keep(written, c, lex, dropped):
+    for c in _select(cands + pair_cands):
+        start_char = v[c.start].idx
+        written = view_text(v, text, c.start, c.end)
+        if not _keep(written, c, lex, dropped):
             continue
         # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
         if c.canonical and c.name is None:
@@ -297,9 +252,8 @@ def settle_entities(doc: Doc) -> Doc:
         key = fold_name(name)
         mentions.append((c, start_char, written, name, key))
         # One type per name (from its strongest mention); proposed if any mention is.
-        rank = PRIORITY.get(c.source, 0)
-        if key not in label_of or rank > label_of[key][0]:
-            label_of[key] = (rank, c.label)
+        if key not in label_of or c.rank > label_of[key][0]:
+            label_of[key] = (c.rank, c.label)
         if c.proposed:
             proposed.add(key)
         if c.aliases:
