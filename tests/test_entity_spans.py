@@ -101,6 +101,6 @@ def test_short_form_use_at_a_token_is_short_form_uses_there(nlp, text) -> None:
 
     doc = nlp(text)
     uses = short_form_uses(doc)
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     for k in range(len(doc)):
         assert _short_form_use(texts, abbreviation_pairs(doc), k) == uses.get(k)

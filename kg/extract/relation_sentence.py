@@ -80,7 +80,7 @@ class Sentence:
 
     def first_token(self, pos: int) -> int:
         """The index of the first token starting at or after character `pos`."""
-        idxs = view_columns(self.doc)[2]
+        idxs = view_columns(self.doc).idxs
         return bisect_left(idxs, self.start_char + pos, self.start, self.end)
 
 

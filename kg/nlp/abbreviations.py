@@ -71,7 +71,7 @@ def find_abbreviations(doc: Doc) -> Doc:
     v = token_view(doc)
     text = doc_text(doc)
     n = len(v)
-    for i in positions(view_columns(doc)[0], ("(",)):
+    for i in positions(view_columns(doc).texts, ("(",)):
         if i == 0:
             continue
         j = i + 1
@@ -108,7 +108,7 @@ def short_form_uses(doc: Doc) -> dict[int, tuple[Span, int]]:
     """Every use of a defined short form, its definition included: token index
     where it starts -> (its long form, number of tokens). Short forms of
     several tokens ("SAF R-CNN") are matched token by token."""
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     uses: dict[int, tuple[Span, int]] = {}
     for long, short in abbreviation_pairs(doc):
         n = short.end - short.start

@@ -232,7 +232,7 @@ def settle_entities(doc: Doc) -> Doc:
     v = token_view(doc)
     text = doc_text(doc)
     cands = candidates(doc)
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     pair_cands, dropped = _pair_candidates(v, texts, text, pairs, cands, lex, short_form_uses(doc))
     # The chosen mentions: (candidate, start character, text as written, name, folded name).
     mentions: list[tuple[Candidate, int, str, str, str]] = []

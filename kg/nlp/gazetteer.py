@@ -210,7 +210,7 @@ class GazetteerMatcher:
                 found.append(Candidate(start, end, e.type, "gazetteer", canonical=e.name,
                                        exact_match=list(e.exact_match)))
         matched = {s for s, _, _ in seen}
-        texts = view_columns(doc)[0]
+        texts = view_columns(doc).texts
         # The few words that are variants are found first; only their tokens are visited.
         variants = {w for w in _SHAPED.among(texts) if self._variant_of(w) is not None}
         for k in positions(texts, variants):

@@ -230,7 +230,7 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, contexts: list[int]
     """ "for estimating passage quality": a task said with a verb in -ing
     after "for", and up to four content words after it."""
     out = []
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     # A gerund counts only right after "for" (`contexts`), a rarer word than the words in -ing: start from it.
     for k in contexts:
         if k + 1 >= len(v) or not _is_gerund(texts[k + 1]):
@@ -380,7 +380,7 @@ _NAME_WORDS = WordSet(_name_like_text)  # the name-like words, each judged once
 
 def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     for i in positions(texts, _NAME_WORDS.among(texts)):
         tok = v[i]
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
@@ -524,7 +524,7 @@ def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
 def find_pattern_entities(doc: Doc) -> Doc:
     lex = lexicon()
     v = token_view(doc)
-    at = _rule_starts(view_columns(doc)[1], lex)
+    at = _rule_starts(view_columns(doc).lowers, lex)
     found = candidates(doc)
     found += _task_candidates(doc, v, lex, at.task)
     found += _narrowed_tasks(doc, v, lex, found)

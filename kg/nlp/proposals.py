@@ -284,7 +284,8 @@ def find_proposals(doc: Doc) -> Doc:
     abbreviations = abbreviation_pairs(doc)
     pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
     text = doc_text(doc)
-    texts, idxs = view_columns(doc)[0], view_columns(doc)[2]
+    columns = view_columns(doc)
+    texts, idxs = columns.texts, columns.idxs
     low = text.lower()
     occurrences = _occurrences(low) if _starts_hold(text, low) else None
     found: list[tuple[Name, str]] = []
