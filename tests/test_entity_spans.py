@@ -5,8 +5,6 @@ both must agree, and spans set by hand must win over those settled."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from spacy.tokens import Doc, Span
 
 from kg.nlp import SPAN_KEY, make_pipeline
@@ -86,21 +84,3 @@ def test_proposed_name_is_written_as_doc_underscore(nlp) -> None:
     doc = nlp(TEXT)
     assert doc._.proposed_name == "QuillNet"
     assert nlp("Nothing is proposed here.")._.proposed_name is None
-
-
-@pytest.mark.parametrize("text", [
-    "The Speech Task Audio Benchmark (STAB) is new. We propose STAB, and STAB-2 beats STAB on it.",
-    "A Saliency Attention Filter R-CNN (SAF R-CNN) is fast. We present SAF R-CNN; SAF R-CNNs follow.",
-    "Balanced error rate (BER) and bit error rate (BER) differ. Then BER, BER and BERs.",
-    "No pairs here at all.",
-])
-def test_short_form_use_at_a_token_is_short_form_uses_there(nlp, text) -> None:
-    from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
-    from kg.nlp.proposals import _short_form_use
-    from kg.nlp.tokens import view_columns
-
-    doc = nlp(text)
-    uses = short_form_uses(doc)
-    texts = view_columns(doc).texts
-    for k in range(len(doc)):
-        assert _short_form_use(texts, abbreviation_pairs(doc), k) == uses.get(k)

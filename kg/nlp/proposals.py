@@ -15,13 +15,13 @@ from typing import NamedTuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
-from kg.nlp.abbreviations import abbreviation_pairs
+from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
-from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
@@ -43,10 +43,6 @@ _THE_PROPOSED = re.compile(r"\b(?:the|our) (?:newly )?proposed\s+", re.I)
 _APPOSITION_NOVEL = re.compile(r",\s+(?:a|an|the)\s+(?:\w+[\s-]){0,3}?(?:novel|new|simple|first|unified|"
                                r"general|lightweight|efficient|scalable|principled|flexible|training-free|"
                                r"plug-and-play)\b", re.I)
-# How _APPOSITION_NOVEL begins. Found by one scan of the text (the search
-# skips to each comma in C), it tells the few commas where the whole pattern
-# is worth trying: it can match nowhere this does not.
-_APPOSITION_START = re.compile(r",\s+(?:a|an|the)\s+", re.I)
 _DATASET_WORDS = re.compile(r"\b(?:dataset|data set|benchmark|corpus|suite|collection|test ?bed|leaderboard)s?\b",
                             re.I)
 _SCAN_STOP = frozenset({"for", "to", "that", "which", "with", "by", "in", "on", "of", "from", "using", "based",
@@ -173,108 +169,20 @@ def _label(v: list[Tok], text: str, from_char: int, name: Name) -> str:
 class _Cue(NamedTuple):
     """A pattern that says a name follows, and how to look for the name."""
 
-    rx: re.Pattern  # case-insensitive, written in lower case
-    # Where a match can begin, in lower case: the pattern is tried only there
-    # (see _matches). Keep in step with the pattern. Each start costs a scan
-    # of the text and a try of the pattern wherever it is found, so a start as
-    # long as the pattern allows is cheaper ("the proposed", not "the "),
-    # unless another cue scans for it anyway ("our ", "we").
-    starts: tuple[str, ...]
+    rx: re.Pattern
     stop_early: bool  # see _scan
     window: int  # how many tokens after the cue the name may start
-    # rx without IGNORECASE, for lower-case ASCII text (see _matches): the
-    # case-blind match costs twice as much.
-    lower_rx: re.Pattern
 
 
-def _cue(rx: re.Pattern, starts: tuple[str, ...], stop_early: bool, window: int) -> _Cue:
-    return _Cue(rx, starts, stop_early, window, re.compile(rx.pattern, rx.flags & ~re.IGNORECASE))
-
-
-_CALLED_CUE = _cue(_CALLED, ("called", "dubbed", "named", "termed", "coined", "nicknamed", "namely", "referred to as",
-                             "we"), False, 3)
+_CALLED_CUE = _Cue(_CALLED, stop_early=False, window=3)
 # In the order they are tried. After "called", "our method," or "the proposed" the name comes at once.
 _CUES = (
-    _cue(_VERB, ("we", "this ", "the present ", "our "), True, _WINDOW),
-    _cue(_INTRODUCING, ("by ", "through ", "via ", "proposing", "introducing", "presenting", "developing"), True,
-         _WINDOW),
+    _Cue(_VERB, stop_early=True, window=_WINDOW),
+    _Cue(_INTRODUCING, stop_early=True, window=_WINDOW),
     _CALLED_CUE,
-    _cue(_OUR, ("our ",), False, 2),
-    _cue(_THE_PROPOSED, ("the proposed", "the newly proposed", "our "), True, 1),
+    _Cue(_OUR, stop_early=False, window=2),
+    _Cue(_THE_PROPOSED, stop_early=True, window=1),
 )
-
-
-# Every start of every cue, each once.
-_ALL_STARTS = tuple(dict.fromkeys(start for cue in _CUES for start in cue.starts))
-
-
-def _occurrences(low: str) -> dict[str, list[int]]:
-    """Where each start of a cue occurs in `low`, for the starts that do: found
-    once per abstract, as several cues share a start. Most starts are rare
-    words, absent from most abstracts: `in` tells so with one scan."""
-    out = {}
-    for start in _ALL_STARTS:
-        if start in low:
-            found = []
-            i = low.find(start)
-            while i >= 0:
-                found.append(i)
-                i = low.find(start, i + 1)
-            out[start] = found
-    return out
-
-
-# The only characters that IGNORECASE takes for an ASCII letter and lower()
-# does not turn into it (dotted I, dotless i, long s): see _starts_hold.
-_FOLDED_APART = ("\u0130", "\u0131", "\u017f")
-
-
-def _starts_hold(text: str, low: str) -> bool:
-    """Does a match of a cue in `text` begin where one of its starts begins
-    in `low` (text.lower())? So when lower() keeps every offset (no character
-    turns into two) and every character that a start's letter matches
-    case-blind lowers to that letter: always in ASCII text."""
-    return text.isascii() or (len(low) == len(text) and not any(c in text for c in _FOLDED_APART))
-
-
-def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]] | None) -> list[re.Match]:
-    """The matches of cue.rx.finditer(text), as spans of text. A
-    case-insensitive pattern is tried at every character of the abstract;
-    this tries it only where one of the cue's starts begins in `low`
-    (text.lower()), in order, as finditer would. `occurrences` is
-    _occurrences(low), or None where the starts do not hold (see
-    _starts_hold): then the plain scan. ASCII text, where IGNORECASE folds
-    nothing but A-Z, is matched by cue.lower_rx on `low`, at half the cost."""
-    if occurrences is None:
-        return list(cue.rx.finditer(text))
-    # No two starts of a cue begin at one place (none is the beginning of another).
-    at = [i for start in cue.starts if start in occurrences for i in occurrences[start]]
-    if not at:
-        return []
-    at.sort()
-    out = []
-    end = 0
-    match, target = (cue.lower_rx.match, low) if text.isascii() else (cue.rx.match, text)
-    for i in at:
-        if i < end:
-            continue  # inside the previous match: finditer goes on from its end
-        m = match(target, i)
-        if m is not None:
-            out.append(m)
-            end = m.end()
-    return out
-
-
-def _short_form_use(texts: tuple[str, ...], pairs: list[tuple[Span, Span]], k: int) -> tuple[Span, int] | None:
-    """kg.nlp.abbreviations.short_form_uses(doc).get(k): the use of a short
-    form that starts at token k, as (its long form, number of tokens); the
-    first pair's whose short form is there, at or after its definition. Asked
-    for one token, it needs no scan of the text."""
-    for long, short in pairs:
-        n = short.end - short.start
-        if k >= short.start and texts[k:k + n] == texts[short.start:short.end]:
-            return long, n
-    return None
 
 
 @Language.component("kg_proposals")
@@ -285,15 +193,14 @@ def find_proposals(doc: Doc) -> Doc:
     pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
     text = doc_text(doc)
     columns = view_columns(doc)
-    texts, idxs = columns.texts, columns.idxs
-    low = text.lower()
-    occurrences = _occurrences(low) if _starts_hold(text, low) else None
+    idxs = columns.idxs
+    uses = short_form_uses(doc)
     found: list[tuple[Name, str]] = []
-    called = _matches(_CALLED_CUE, text, low, occurrences)
+    called = list(_CALLED.finditer(text))
     called_at = [m.start() for m in called]
     for cue in _CUES:
         rx = cue.rx
-        for m in called if cue is _CALLED_CUE else _matches(cue, text, low, occurrences):
+        for m in called if rx is _CALLED else rx.finditer(text):
             name = _scan(v, idxs, m.end(), lex, pairs, stop_early=cue.stop_early, window=cue.window,
                          named=rx is _CALLED)
             if name is not None and (rx is _VERB or rx is _INTRODUCING):
@@ -311,14 +218,15 @@ def find_proposals(doc: Doc) -> Doc:
                 name = _lower_proposal_at(v, text, nxt, lex) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
-                use = _short_form_use(texts, abbreviations, name[0])
-                if use is not None and name[1] - name[0] <= use[1]:
-                    name = use[0].start, use[0].end
+                if name[0] in uses:
+                    long, n_tokens = uses[name[0]]
+                    if name[1] - name[0] <= n_tokens:
+                        name = long.start, long.end
                 found.append((name, _label(v, text, m.end(), name)))
     # "X, a novel framework for ...": a name followed by a novelty apposition.
-    for idx in [m.start() for m in _APPOSITION_START.finditer(text)]:
-        i = bisect_left(idxs, idx)  # the comma token there, if the comma is one
-        if 0 < i < len(v) and idxs[i] == idx and v[i].text == "," and _APPOSITION_NOVEL.match(text, idx, idx + 80):
+    for i in positions(columns.texts, (",",), 1):
+        idx = v[i].idx
+        if _APPOSITION_NOVEL.match(text, idx, idx + 80):
             k = i - 1
             if v[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
                 k -= 2
