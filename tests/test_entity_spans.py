@@ -35,7 +35,7 @@ def test_settled_entities_are_the_spans_and_their_extensions(nlp) -> None:
 
 
 def test_the_group_survives_serialisation(nlp) -> None:
-    # (Doc.copy and Doc.to_bytes fail on the Spans kept in user_data by kg_abbreviations.)
+    # (Doc.copy and Doc.to_bytes fail on the Spans kept in doc._.abbreviations.)
     doc = nlp(TEXT)
     settled = list(settled_entities(doc))
     blank = Doc(doc.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc])
@@ -73,7 +73,7 @@ def test_entities_of_a_doc_no_rule_settled_are_read_from_its_spans(nlp) -> None:
 def test_settling_again_replaces_the_entities(nlp) -> None:
     doc = nlp(TEXT)
     first = list(settled_entities(doc))
-    doc.user_data["kg_candidates"] = []  # only the abbreviation pairs are left
+    doc._.kg_candidates = []  # only the abbreviation pairs are left
     nlp.get_pipe("kg_entities")(doc)
     again = settled_entities(doc)
     assert 0 < len(again) < len(first)

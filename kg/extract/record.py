@@ -103,4 +103,4 @@ def _release(doc: Doc) -> None:
     spans refer back to it (Doc -> user_data -> Span -> Doc), a cycle that
     only Python's cycle collector would break: until then every finished Doc
     stays in memory with all it holds, and each full collection walks them all."""
-    doc.user_data.pop("kg_abbreviations", None)
+    doc._.abbreviations = None
