@@ -234,14 +234,12 @@ def settle_entities(doc: Doc) -> Doc:
     cands = candidates(doc)
     texts = view_columns(doc).texts
     pair_cands, dropped = _pair_candidates(v, texts, text, pairs, cands, lex, short_form_uses(doc))
-    # The chosen mentions: (candidate, start character, text as written, name, folded name).
-    mentions: list[tuple[Candidate, int, str, str, str]] = []
+    mentions: list[tuple[Candidate, str]] = []  # the chosen candidates, each with its name
     first_name: dict[str, str] = {}
     label_of: dict[str, tuple[int, str]] = {}
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
     for c in _select(cands + pair_cands):
-        start_char = v[c.start].idx
         written = view_text(v, text, c.start, c.end)
         if not _keep(written, c, lex, dropped):
             continue
@@ -250,7 +248,7 @@ def settle_entities(doc: Doc) -> Doc:
             c.name = first_name.setdefault(c.canonical, written)
         name = c.name or written
         key = fold_name(name)
-        mentions.append((c, start_char, written, name, key))
+        mentions.append((c, name))
         # One type per name (from its strongest mention); proposed if any mention is.
         if key not in label_of or c.rank > label_of[key][0]:
             label_of[key] = (c.rank, c.label)
@@ -268,11 +266,13 @@ def settle_entities(doc: Doc) -> Doc:
 
     settled = []
     proposed_name = None
-    for c, start_char, written, name, key in mentions:
+    for c, name in mentions:
+        key = fold_name(name)
         label = label_of[key][1]
         is_proposed = key in proposed
         al = aliases.get(key)
-        settled.append(Entity(start=c.start, end=c.end, start_char=start_char, end_char=start_char + len(written),
+        last = v[c.end - 1]
+        settled.append(Entity(start=c.start, end=c.end, start_char=v[c.start].idx, end_char=last.idx + len(last.text),
                               label=label, name=name, aliases=sorted(al) if al else None, proposed=is_proposed,
                               canonical=c.canonical, exact_match=c.exact_match or None, source=c.source))
         if proposed_name is None and is_proposed and label == "Method":
