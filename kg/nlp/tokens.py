@@ -52,10 +52,8 @@ class Columns(NamedTuple):
 
 def token_columns(doc: Doc) -> Columns:
     """The Columns of `doc`'s tokens."""
-    tokens = list(doc)
-    return Columns(texts=tuple(t.text for t in tokens), lowers=tuple(t.lower_ for t in tokens),
-                   idxs=tuple(t.idx for t in tokens), is_space=tuple(t.is_space for t in tokens),
-                   is_punct=tuple(t.is_punct for t in tokens), is_alpha=tuple(t.is_alpha for t in tokens))
+    rows = [(t.text, t.lower_, t.idx, t.is_space, t.is_punct, t.is_alpha) for t in doc]
+    return Columns(*zip(*rows)) if rows else Columns((), (), (), (), (), ())
 
 
 def build_view(doc: Doc, columns: Columns, starts: list[int]) -> list[Tok]:
@@ -63,10 +61,9 @@ def build_view(doc: Doc, columns: Columns, starts: list[int]) -> list[Tok]:
     view = []
     for start, end in zip(starts, starts[1:] + [len(columns.texts)]):
         for i in range(start, end):
-            view.append(Tok(i=i, text=columns.texts[i], lower_=columns.lowers[i], idx=columns.idxs[i],
-                            is_sent_start=i == start, sent_start=start, sent_end=end,
-                            is_space=columns.is_space[i], is_punct=columns.is_punct[i],
-                            is_alpha=columns.is_alpha[i]))
+            # In Tok's field order (passing them by keyword costs as much as the rest of the view).
+            view.append(Tok(i, columns.texts[i], columns.lowers[i], columns.idxs[i], i == start, start, end,
+                            columns.is_space[i], columns.is_punct[i], columns.is_alpha[i]))
     doc.user_data["kg_view"] = view
     doc.user_data["kg_columns"] = columns
     doc.user_data["kg_sentence_starts"] = starts
