@@ -60,6 +60,15 @@ def test_entities_set_by_hand_replace_the_settled_ones(nlp) -> None:
     assert [(e.start, e.end, e.label, e.name) for e in settled_entities(doc)] == [(2, 3, "Method", "Quill")]
 
 
+def test_a_span_added_to_the_group_by_hand_is_read(nlp) -> None:
+    doc = nlp(TEXT)
+    settled = list(settled_entities(doc))
+    span = Span(doc, len(doc) - 1, len(doc), label="Task")
+    doc.spans[SPAN_KEY].append(span)
+    assert [(e.start, e.label) for e in settled_entities(doc)] == [(e.start, e.label) for e in settled] + [
+        (len(doc) - 1, "Task")]
+
+
 def test_entities_of_a_doc_no_rule_settled_are_read_from_its_spans(nlp) -> None:
     doc = nlp.make_doc("QuillNet beats BERT.")
     assert settled_entities(doc) == []

@@ -100,7 +100,7 @@ class Extractor:
 
 def _release(doc: Doc) -> None:
     """Let a Doc whose record is built be freed at once. Its abbreviation
-    spans refer back to it (Doc -> user_data -> Span -> Doc), a cycle that
+    spans refer back to it (Doc -> doc._.abbreviations -> Span -> Doc), a cycle that
     only Python's cycle collector would break: until then every finished Doc
     stays in memory with all it holds, and each full collection walks them all."""
     doc._.abbreviations = None

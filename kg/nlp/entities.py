@@ -65,14 +65,14 @@ if not Doc.has_extension("kg_entities"):
 
 def settled_entities(doc: Doc) -> list[Entity]:
     """The entities of doc.spans["entities"] as plain values, in order. They
-    are the ones kg_entities kept in doc._.kg_entities while that group is
-    still in doc.spans; spans put there some other way (by hand, as the
-    gold-entity tests do) are read from the spans."""
+    are the ones kg_entities kept in doc._.kg_entities while the group it
+    wrote is still there, as long; spans put there some other way (by hand,
+    as the gold-entity tests do) are read from the spans."""
     group = doc.spans.get(SPAN_KEY)
     if group is None:
         return []
     settled = doc._.kg_entities
-    if settled is not None and settled.spans is group:
+    if settled is not None and settled.spans is group and len(settled.entities) == len(group):
         return settled.entities
     return [Entity(start=span.start, end=span.end, start_char=span.start_char, end_char=span.end_char,
                    label=span.label_, name=span._.kg_name, aliases=span._.aliases, proposed=span._.proposed,
