@@ -236,17 +236,6 @@ def test_we_refer_to_it_as_names_the_proposal(nlp) -> None:
     assert proposed(nlp, text) == {("braided ladder", "Method")}
 
 
-def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:
-    from kg.nlp.entities import SpanExtensions
-
-    doc = nlp("QuillNet beats BERT on GLUE.")
-    quill, bert = doc[0:1], doc[2:3]
-    SpanExtensions(doc, ("kg_name", "proposed")).write(quill, ("Quill", True))
-    assert (quill._.kg_name, quill._.proposed, quill._.canonical) == ("Quill", True, None)
-    bert._.canonical = "BERT-base"
-    assert SpanExtensions(doc, ("canonical", "aliases", "proposed")).read(bert) == ["BERT-base", None, False]
-
-
 def test_last_word_of_a_longer_name_in_a_list_is_not_a_dataset_alone(nlp) -> None:
     found = entities(nlp, "We evaluate on the TREC 2019 Deep Learning Track and MS MARCO, and on CIFAR-10.")
     assert not any(text == "Track" for text, _ in found)

@@ -42,8 +42,6 @@ def _units() -> dict[str, str]:
 
 
 _ANY_DIGIT = re.compile(r"\d")
-_DIGITS = re.compile(r"\d+")
-_SIGNS = "+-\u2212\u00b1"
 _NUM = r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 # A number must not continue a name ("ResNet-50", "GPT-4o", "v1.0", "CIFAR-10").
 _BEFORE = r"(?<![\w.\-/@])"
@@ -81,24 +79,13 @@ _RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
 _OTHER_NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:\.\d+)?")
 
 
-# Words one of which the text around a number holds when _ABSOLUTE or _RELATIVE matches there.
-_GAIN_WORDS = ("absolute", "relative", "percentage", "pp", "p.p.")
-
-
 def _gain(text: str, start: int, end: int, unit: str | None) -> str | None:
     """ "absolute" or "relative" when the words right around the number say so."""
-    around = text[max(0, start - 40):end + 25]
-    if around.isascii():  # in ASCII, re.I folds nothing that lower() does not
-        around = around.lower()
-        if all(word not in around for word in _GAIN_WORDS):
-            return None  # the usual case: no word to look for, no window to cut
-    before = text[max(0, start - 40):start]
-    after = text[end:end + 25]
     # Only the words up to the nearest other number count, so that in
     # "2.1% absolute and 3% relative" each number keeps its own word.
-    before = _OTHER_NUMBER.split(before)[-1]
-    after = _OTHER_NUMBER.split(after)[0]
-    if unit == "points" and text[start:end].lower().find("percentage") >= 0:
+    before = _OTHER_NUMBER.split(text[max(0, start - 40):start])[-1]
+    after = _OTHER_NUMBER.split(text[end:end + 25])[0]
+    if unit == "points" and "percentage" in text[start:end].lower():
         return "absolute"
     for window in (after[:20], before):
         if _ABSOLUTE.search(window):
@@ -118,51 +105,21 @@ def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bo
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
-def _number_starts(text: str, first_digit: int) -> list[int]:
-    """Every place where `single` or `span` can begin a number, in order: the
-    first digit of each run of digits, a "." just before it (".5") and a
-    sign before either ("+4.7", "+.5"). A digit inside a run is no start: the
-    patterns' lookbehind refuses a number that continues a word or a number."""
-    out = []
-    for m in _DIGITS.finditer(text, first_digit):
-        d = m.start()
-        before = text[d - 1:d] if d else ""
-        if before == "." or (before and before in _SIGNS):
-            if before == "." and d >= 2 and text[d - 2] in _SIGNS:
-                out.append(d - 2)
-            out.append(d - 1)
-        out.append(d)
-    return out
-
-
 def quantities(text: str) -> list[Quantity]:
     """Every number of `text` with its unit, left to right. Ranges and
     "from A to B" changes are one quantity each. A unitless number
     coordinated with a following one that has a unit ("by 3.1 and 1.2
     points") takes that unit."""
-    digit = _ANY_DIGIT.search(text)
-    if not digit:
-        return []
-    lower = text.lower()
-    # The patterns are tried only where a number can begin (see
-    # scanning.matches_at), and a range also where "between" does. (lower()
-    # keeps ASCII offsets; "from" and "between" have no letter that re.I
-    # folds with a non-ASCII one, but in other text lower() may change the
-    # offsets, so the range pattern scans it all.)
-    numbers = _number_starts(text, digit.start())
+    if not _ANY_DIGIT.search(text):
+        return []  # every pattern needs a digit
     single, from_to, span = _patterns()
-    if text.isascii():
-        between = occurrences(lower, "between")
-        ranges = matches_at(span, text, sorted(numbers + between) if between else numbers)
-    else:
-        ranges = span.finditer(text)
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
 
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in taken)
 
-    for m in from_to.finditer(text) if "from" in lower else ():
+    for m in from_to.finditer(text):
         ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
         if ua and ub and ua != ub:
             continue
@@ -171,7 +128,7 @@ def quantities(text: str) -> list[Quantity]:
                      from_value=m.group("a"))
         found.append(replace(q, gain=_gain(text, q.start, q.end, unit)))
         taken.append((m.start(), m.end()))
-    for m in ranges:
+    for m in span.finditer(text):
         if not free(m.start(), m.end()):
             continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
@@ -185,7 +142,7 @@ def quantities(text: str) -> list[Quantity]:
         found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=ub,
                               gain=_gain(text, m.start(), m.end(), ub)))
         taken.append((m.start(), m.end()))
-    for m in matches_at(single, text, numbers):
+    for m in single.finditer(text):
         if not free(m.start(), m.end()):
             continue
         unit = _unit(m.group("unit"))

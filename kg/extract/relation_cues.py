@@ -27,23 +27,9 @@ def _alt(pieces: list[str]) -> str:
     return alternation
 
 
-# The characters that re.I lets stand for an ASCII letter besides its two cases.
-_FOLDS = {"i": "i\u0130\u0131", "k": "k\u212a", "s": "s\u017f"}
-
-
 def _word_start(pieces: list[str]) -> str:
-    r"""`\b(?:piece|piece...)`, written so that sre can skip ahead: a pattern
-    that opens with a character set (outside re.I) is only tried where the
-    text has one of those characters, while one that opens with \b or a
-    lookahead is tried at every position. So the first letter is matched by
-    a case-explicit set, \b becomes "no word character before it", and each
-    piece checks its own first letter with a lookbehind. Same matches, in
-    the same order of pieces; worth it when the first letters are rare ones.
-    Every piece must begin with a plain ASCII letter; compile with re.I."""
-    firsts = sorted({p[0].lower() for p in pieces})
-    assert all(f.isascii() and f.isalpha() for f in firsts)
-    letters = "".join(_FOLDS.get(f, f) + f.upper() for f in firsts)
-    return rf"(?-i:[{letters}])(?<!\w.)(?:" + "|".join(f"(?<={p[0]}){p[1:]}" for p in pieces) + ")"
+    r"""`\b(?:piece|piece...)`: one of the pieces, starting a word."""
+    return r"\b(?:" + "|".join(pieces) + ")"
 
 
 def _heads(pieces: Iterable[str]) -> tuple[str, ...]:

@@ -45,7 +45,7 @@ class Sentence:
     start_char: int  # character offsets in `doc_text` (end_char: where the last token ends)
     end_char: int
     text: str  # doc_text[start_char:end_char]
-    lower: str  # text.lower(), made once for the rules' cheap pre-checks
+    lower: str  # text.lower(), made once for the rules' pre-checks
     places: Places  # where the cue words begin in `lower`, found when first asked
     doc_text: str
     mentions: list[Mention]
@@ -69,7 +69,7 @@ class Sentence:
     def quantities(self) -> list[Quantity]:
         """The numbers of the sentence that can be results: not sizes, not
         part of an entity's name. Found when first asked for: only sentences
-        that compare or name a metric ask, a third of those with a number."""
+        that compare or name a metric ask."""
         if self.found_quantities is None:
             self.found_quantities = [q for q in find_quantities(self.text)
                                      if q.unit not in _SIZE_UNITS and not _inside_mention(self, q)]
@@ -80,7 +80,7 @@ class Sentence:
 
     def first_token(self, pos: int) -> int:
         """The index of the first token starting at or after character `pos`."""
-        idxs = view_columns(self.doc)[2]
+        idxs = view_columns(self.doc).idxs
         return bisect_left(idxs, self.start_char + pos, self.start, self.end)
 
 

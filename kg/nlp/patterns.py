@@ -327,7 +327,7 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, contexts: list[int]
     """ "for estimating passage quality": a task said with a verb in -ing
     after "for", and up to four content words after it."""
     out = []
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     # A gerund counts only right after "for" (`contexts`), a rarer word than the words in -ing: start from it.
     for k in contexts:
         if k + 1 >= len(v) or not _is_gerund(texts[k + 1]):
@@ -450,7 +450,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
 
 def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     for i in positions(texts, {t for t in set(texts) if name_like_text(t, lex)}):
         tok = v[i]
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
@@ -506,7 +506,7 @@ def make_entity_patterns(nlp: Language, name: str, rules: list[str]):
 def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None) -> Doc:
     tc = tc or task_contexts()
     v = token_view(doc)
-    at = _rule_starts(view_columns(doc)[1], lex)
+    at = _rule_starts(view_columns(doc).lowers, lex)
     found = candidates(doc)
     found += _task_candidates(doc, v, lex, tc, at.task, found)
     found += _narrowed_tasks(doc, v, lex, tc, found)
