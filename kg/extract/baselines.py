@@ -5,17 +5,14 @@ such as A and B") standing for the generic words."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from spacy.tokens import Token
 
-from kg.extract.relation_cues import cues
 from kg.extract.relation_sentence import Mention, Sentence
 
 _SEPARATORS = {",", "and", "or", "&", "/"}
 _END_PUNCT = {".", ";", ":", "!", "?", ")", "]", "}"}
-_LEADING_OF = re.compile(r"^(?:those|that|the ones?|the performance|the results?|the accuracy)\s+of\s+", re.I)
 
 
 @dataclass
@@ -36,12 +33,12 @@ def _stop_here(tokens: list[Token], i: int, stops: dict[str, tuple[tuple[str, ..
 def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
     """The compared things written from `pos` on: named methods or the text's
     own words ("the previous state of the art"), split at lists."""
-    c = cues()
+    c = s.cues
     doc = s.doc
     text = s.doc_text
     base = s.start_char
     tokens = list(doc[s.first_token(pos):s.end])
-    lead = _LEADING_OF.match(text[tokens[0].idx:s.end_char]) if tokens else None
+    lead = c.leading_of.match(text[tokens[0].idx:s.end_char]) if tokens else None
     if lead:  # "surpasses that of the previous best"
         tokens = [t for t in tokens if t.idx >= tokens[0].idx + lead.end()]
     pieces: list[list] = []  # each a list of Token | Mention
@@ -156,7 +153,7 @@ def _starts_with_the(piece: list) -> bool:
 
 def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
     """One list item as a baseline, or None when it is not one."""
-    c = cues()
+    c = s.cues
     items = [x for x in piece if not isinstance(x, str)]
     while items and isinstance(items[0], Token) and items[0].lower_ in c.drop_first:
         items = items[1:]
@@ -167,7 +164,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
     last = items[-1]
     end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base
     text = s.text[start:end]
-    lead = _LEADING_OF.match(text)
+    lead = c.leading_of.match(text)
     if lead:
         start += lead.end()
         text = text[lead.end():]
@@ -180,17 +177,15 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         return Baseline(last.name, last.start, last.end, named=True)
     if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
         return None
-    if cues().self_reference.pattern.fullmatch(text) or text.lower() in ("ours", "it", "them", "this", "that"):
+    if c.self_reference.pattern.fullmatch(text):
         return None
-    words = text.lower()
     head = last.lower_
     first = items[0].lower_ if isinstance(items[0], Token) else ""
     # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
     plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
         and last.text.islower()
-    if head in c.baseline_heads or plural_after_marker or "state of the art" in words or "state-of-the-art" in words \
-            or re.search(r"\bsota\b", words):
-        if any(t.lower_ in ("our", "we", "proposed") for t in items if isinstance(t, Token)):
+    if head in c.baseline_heads or plural_after_marker or c.baseline_phrase.search(text):
+        if any(t.lower_ in c.own_words for t in items if isinstance(t, Token)):
             return None
         return Baseline(text, start, end, named=False)
     return None

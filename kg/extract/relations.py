@@ -25,15 +25,10 @@ from spacy.tokens import Doc
 
 from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
-from kg.extract.relation_cues import Places, cues
+from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
-
-# The lookahead (the first characters the alternatives can match) lets most
-# positions fail at once instead of trying each word: twice as fast, same matches.
-_CLAUSE_BREAK = re.compile(r"(?=[;:wbta])(?:[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b)", re.I)
-_BREAK_WORDS = ("while", "whereas", "but", "although", "though", "that", "which", "where")
 
 
 @dataclass
@@ -67,9 +62,10 @@ class RelationFinder:
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
         ents = doc_mentions(doc, text)
-        main = _main_proposal(ents, text)
+        c = self.cues
+        main = _main_proposal(ents, text, c)
         starts = [m.tok_start for m in ents]
-        any_trigger = cues().any_trigger
+        any_trigger = c.any_trigger
         found = _Relations()
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
@@ -81,7 +77,7 @@ class RelationFinder:
                 lower = text[char_start:char_end].lower()
                 if not any_trigger(lower):
                     continue  # no entity, and no comparison whose subject could be the proposal
-            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, lower)
+            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, lower)
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
@@ -108,17 +104,14 @@ def _sentences(doc: Doc) -> Iterator[tuple[int, int, int, int]]:
         first = end
 
 
-_OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)
-
-
-def _main_proposal(ents: list[Mention], text: str) -> str | None:
+def _main_proposal(ents: list[Mention], text: str, c: Cues) -> str | None:
     """The paper's own method: its first proposed Method mention, else the
     first method the text calls its own ("our MambaOut model")."""
     for m in ents:
         if m.label == "Method" and m.proposed:
             return m.name
     for m in ents:
-        if m.label == "Method" and _OWN.search(text[max(0, m.start - 20):m.start]):
+        if m.label == "Method" and c.own_before_name.search(text[max(0, m.start - 20):m.start]):
             return m.name
     return None
 
@@ -153,25 +146,25 @@ class _Relations:
 def _clause_start(s: Sentence, pos: int) -> int:
     """Where the clause holding character `pos` begins."""
     if s.clause_breaks is None:
-        s.clause_breaks = _clause_breaks(s.text, s.lower)
+        s.clause_breaks = _clause_breaks(s.text, s.lower, s.cues)
     k = bisect_right(s.clause_breaks, pos)
     return s.clause_breaks[k - 1] if k else 0
 
 
-def _clause_breaks(text: str, lower: str) -> list[int]:
-    """The ends of _CLAUSE_BREAK's matches in `text` (`lower` is text.lower()),
+def _clause_breaks(text: str, lower: str, c: Cues) -> list[int]:
+    """The ends of c.clause_break's matches in `text` (`lower` is text.lower()),
     in order. In ASCII text they are found with str.find, a scan in C, at a
     third of the cost of the regex trying every position; elsewhere re.I
     folds letters that lower() keeps apart (ı, ſ), so the regex is used."""
     if not text.isascii():
-        return [m.end() for m in _CLAUSE_BREAK.finditer(text)]
-    ends = [i + 1 for mark in ";:" for i in occurrences(text, mark)]
-    for word in _BREAK_WORDS:
+        return [m.end() for m in c.clause_break.finditer(text)]
+    ends = [i + len(mark) for mark in c.clause_break_marks for i in occurrences(text, mark)]
+    for word in c.clause_break_words:
         for i in occurrences(lower, word):
             j = i + len(word)
             if not _word_char(lower, i - 1) and not _word_char(lower, j):  # \b on both sides
                 ends.append(j)
-    # Whole words and single marks never overlap, so every occurrence is a match of the regex.
+    # Whole words and marks do not overlap, so every occurrence is a match of the regex.
     ends.sort()
     return ends
 
@@ -183,7 +176,7 @@ def _word_char(text: str, i: int) -> bool:
 
 def _refers_to_proposal(s: Sentence, pos: int) -> bool:
     """ "our method", "we", "it" before character `pos` of the sentence."""
-    c = cues()
+    c = s.cues
     text = s.text[:pos]
     return bool(c.self_reference.search(text, s.places) or c.it_reference.search(text, s.places))
 
@@ -202,7 +195,7 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
         return proposed[-1].name, 0.9
     clause = s.text[start:pos]
     # "our method", "we", "it": found once, both to name the proposal and, below, to rule out others.
-    refs = [r.end() for r in _self_references(clause, s.places, start)]
+    refs = [r.end() for r in _self_references(s, clause, start)]
     if s.main and (refs or _names(clause, s.main)):
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s, start, m)]
@@ -210,7 +203,7 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
         return None, 0.0  # "our method" with nothing proposed by name
     if others:
         return others[-1].name, 0.6
-    if s.main and cues().definite_reference.search(clause, s.places, start):
+    if s.main and s.cues.definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
     if whole:
@@ -226,28 +219,23 @@ def _names(text: str, name: str) -> bool:
     return at >= 0 and not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
 
 
-def _self_references(clause: str, places: Places, start: int) -> list[re.Match]:
+def _self_references(s: Sentence, clause: str, start: int) -> list[re.Match]:
     """ "our method", "we", "it" in `clause`, the sentence's text from `start` on."""
-    c = cues()
-    return c.self_reference.finditer(clause, places, start) + c.it_reference.finditer(clause, places, start)
+    c = s.cues
+    return c.self_reference.finditer(clause, s.places, start) + c.it_reference.finditer(clause, s.places, start)
 
 
 def _compared_mention(s: Sentence, start: int, m: Mention) -> bool:
     """A method named after "than", "compared to", "unlike", "outperforms": not the subject."""
-    text = s.text
-    before = text[start:m.start]
-    if _YARDSTICK.search(before):
+    c = s.cues
+    before = s.text[start:m.start]
+    # "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
+    if c.yardstick.search(before):
         return True
-    verb = cues().improve_verb.search(before, s.places, start)
-    if verb and re.fullmatch(r"\s*(?:(?:the|all|both|most|strong|existing)\s+)*", before[verb.end():]):
+    verb = c.improve_verb.search(before, s.places, start)
+    if verb and c.verb_object_start.fullmatch(before, verb.end()):
         return True
-    return bool(re.search(r"\b(?:than|compared (?:to|with)|unlike|over|against|versus|vs\.?|like|such as|e\.g\.,?|from|of|to|on|with)\s+(?:the\s+)?$",
-                          text[start:m.start], re.I))
-
-
-# "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
-_YARDSTICK = re.compile(r"\b(?:match(?:es|ed|ing)?|rival(?:s|led|ing)?|on par with|comparable to|competitive with|"
-                        r"as (?:good|well|accurate) as)\b[^,;.]{0,50}$", re.I)
+    return bool(c.compared_before.search(before))
 
 
 # -- improvesOver ----------------------------------------------------------------
@@ -255,7 +243,7 @@ _DIGIT = re.compile(r"\d")  # the digits margin_over's \d matches, Unicode ones 
 
 def _comparisons(s: Sentence) -> list[Comparison]:
     """Every improvement cue of the sentence with its subject and baselines."""
-    c = cues()
+    c = s.cues
     text = s.text
     found: list[Comparison] = []
     if s.main is None and not s.of("Method"):
@@ -268,7 +256,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         if name in may:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text, s.places)]
     if "margin_over" in may and _DIGIT.search(text):  # a margin is a number: no digit, no scan
-        starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text)]
+        starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text, s.places)]
     if "compared_to" in may:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text, s.places)]
         gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(_is_gain(s, q) for q in s.quantities))
@@ -306,8 +294,6 @@ def _comparisons(s: Sentence) -> list[Comparison]:
 
 # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
 _OTHER_SCORE = re.compile(r"\s*(?:only\s+|just\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+(?:for|of|by|from|with)\s+(?:the\s+|a\s+|an\s+)?")
-_LOWER_IS_BETTER = re.compile(
-    r"\b(?:error|miss|wer|cer|ter|eer|fid|kid|perplexity|ppl|loss|latency|time|memory|mse|rmse|mae|distance|cost|energy|bpd|bits?)\b", re.I)
 
 
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
@@ -324,18 +310,16 @@ def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
         return False
     if ours == theirs:
         return False
-    lower_better = bool(_LOWER_IS_BETTER.search(metrics.pop()))
+    lower_better = bool(s.cues.lower_is_better.search(metrics.pop()))
     return (ours < theirs) == lower_better
-
-
-# A comparison written first: "Compared with X, ...", "Against X at equal cost, ...".
-_FRONTED = re.compile(r"^\s*(?:(?:however|moreover|furthermore|in addition|finally|overall|notably|in particular),?\s+)?$", re.I)
 
 
 def _fronted_subject(s: Sentence, cue_start: int, obj_start: int) -> tuple[str | None, float]:
     """The subject of a sentence that opens with its comparison: the proposed
-    method named after the comparison's comma, else the paper's proposal."""
-    if not _FRONTED.match(s.text[:cue_start]) or not cues().compared_to.pattern.match(s.text, cue_start):
+    method named after the comparison's comma, else the paper's proposal:
+    "Compared with X, ...", "However, against X at equal cost, ..."."""
+    c = s.cues
+    if not c.sentence_opener.match(s.text[:cue_start]) or not c.compared_to.pattern.match(s.text, cue_start):
         return None, 0.0
     comma = s.text.find(",", obj_start)
     if comma < 0:
@@ -369,7 +353,7 @@ def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
 
 def _is_gain(s: Sentence, q: Quantity) -> bool:
     """A number that says by how much, rather than a score reached."""
-    c = cues()
+    c = s.cues
     if q.from_value is not None:
         return False
     if q.unit == "x" or q.signed or q.gain:
@@ -566,7 +550,7 @@ def _only_dataset(s: Sentence) -> str | None:
 def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
     if not s.of("Metric"):
         return  # a score is always in a metric (_metric_near): without one, no number need be read
-    c = cues()
+    c = s.cues
     nexts = _next_starts(s)
     for q in s.quantities:
         gain = _is_gain(s, q)
@@ -596,7 +580,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
 
 # -- evaluatedOn -----------------------------------------------------------------
 def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
-    c = cues()
+    c = s.cues
     datasets = s.of("Dataset")
     if not datasets:
         return
