@@ -197,16 +197,19 @@ REGEX_LISTS: dict[str, Case] = {
 WORD_LISTS: dict[str, Case] = {
     "baseline_heads": (lambda x: f"FooNet outperforms several {x} on CIFAR-10.",
                        lambda rels, x: improves(rels) == {("FooNet", x)}),
-    # A modifier makes a plural noun a baseline, or keeps "the X model" from being the proposal.
+    # A modifier makes a plural noun a baseline, and keeps "the X model" from being the proposal.
     "baseline_modifiers": (lambda x: f"FooNet outperforms {x} parsers on CIFAR-10. "
                                      + PROPOSAL + f"On CIFAR-10 the {x} optimizer outperforms BarNet.",
                            lambda rels, x: ("FooNet", f"{x} parsers") in improves(rels)
-                           or ("QuillNet", "BarNet") not in improves(rels)),
+                           and ("QuillNet", "BarNet") not in improves(rels)),
     "baseline_drop_first": (lambda x: f"FooNet outperforms {x} prior methods on CIFAR-10.",
                             lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
     "baseline_stop": (lambda x: f"FooNet outperforms prior {x} methods on CIFAR-10.",
                       lambda rels, x: not any(o.endswith("methods") for _, o in improves(rels))),
+    "baseline_stop_after_noun": (lambda x: f"FooNet outperforms prior methods {x} parsers.",
+                                 lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
     "own_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
+    "own_first_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
     "clause_breaks": (lambda x: f"FooNet is small {x} outperforms prior methods on CIFAR-10.",
                       lambda rels, x: not improves(rels)),
 }

@@ -5,6 +5,7 @@ such as A and B") standing for the generic words."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from spacy.tokens import Token
@@ -13,6 +14,9 @@ from kg.extract.relation_sentence import Mention, Sentence
 
 _SEPARATORS = {",", "and", "or", "&", "/"}
 _END_PUNCT = {".", ";", ":", "!", "?", ")", "]", "}"}
+_DASHES = {"-", "--", "\u2013", "\u2014"}  # between spaces, a dash opens an aside
+_POSSESSIVE = {"'s", "\u2019s"}
+_ENUMERATOR = re.compile(r"\s*(?:\d{1,2}|[ivx]{1,4}|[a-h])\s*")
 
 
 @dataclass
@@ -55,6 +59,14 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             i += m.tok_end - tok.i
             continue
         low = tok.lower_
+        if cur and isinstance(cur[-1], Mention) and low in _POSSESSIVE:
+            break  # "X's gain of 1.3%": the named method is the baseline
+        if not cur and c.repeated_preposition.match(text, tok.idx):
+            # "over A, as well as over B": the cue's word said again after a separator.
+            end = c.repeated_preposition.match(text, tok.idx).end()
+            while i < len(tokens) and tokens[i].idx < end:
+                i += 1
+            continue
         if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in _SEPARATORS \
                 and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
             break  # a named method ends its item unless a head noun follows ("the BERT baseline")
@@ -76,6 +88,8 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             if close is None:
                 break
             inner = text[tok.idx + 1:tokens[close].idx]
+            if _ENUMERATOR.fullmatch(inner):
+                break  # "(1) outperforms A, (2) ... and (3) ...": the next item of an enumeration
             if c.example_marker.match(inner):
                 inner_pos = tok.idx + 1 - base
                 inner_pos += c.example_marker.match(inner).end()
@@ -97,17 +111,29 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             cur = []
             i += 3 if low == "as" else 1
             continue
-        if c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text):
-            break  # the next clause: "... and further outperforms ..."
+        if (c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text)) \
+                and not (not cur and low in c.baseline_modifiers):
+            break  # the next clause: "... and further outperforms ..." (but "established methods")
         inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
-        if low in _END_PUNCT or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
+        if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
             break
+        if not inside_word and low in c.stops_after_noun and cur and _noun_like(cur[-1], c):
+            break  # "models trained on X", but "separately trained models"
         cur.append(tok)
         i += 1
     if cur:
         pieces.append(cur)
         seps.append(sep)
     return _finish(s, pieces, seps, examples_from, subject)
+
+
+def _noun_like(item: Token | Mention, c) -> bool:
+    """A named method, a baseline head or a lower-case plural: what a
+    participle ("trained", "based") after it describes."""
+    if isinstance(item, Mention):
+        return True
+    low = item.lower_
+    return low in c.baseline_heads or (low.endswith("s") and low.isalpha() and item.text.islower())
 
 
 def _words(piece: list) -> int:
@@ -143,8 +169,26 @@ def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int
         pending = None
         if out and out[-1].named and not b.named and seps[k] == "," and _starts_with_the(piece):
             continue  # an apposition: "REPA, the current state of the art"
+        if out and not out[-1].named and b.named and seps[k] == "," and _starts_with_the(pieces[k - 1]) \
+                and not out[-1].name.lower().endswith("s"):
+            out[-1] = b  # an apposition: "the baseline model, Mamba"
+            continue
         out.append(b)
     return out
+
+
+def _named_in(items: list, c) -> Mention | None:
+    """The named method a list item stands for: its last word, or the last
+    named method followed only by generic head nouns ("the RankT5 baseline",
+    "MLP methods", "the RWKV (RWKV-4) architecture")."""
+    for k in range(len(items) - 1, -1, -1):
+        x = items[k]
+        if isinstance(x, Mention):
+            # A name, not a kind written in lower case: "a strong diffusion model baseline" stays whole.
+            return x if k == len(items) - 1 or any(ch.isupper() or ch.isdigit() for ch in x.name) else None
+        if x.lower_ not in c.baseline_heads:
+            return None
+    return None
 
 
 def _starts_with_the(piece: list) -> bool:
@@ -171,16 +215,19 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         items = [x for x in items if (x.start if isinstance(x, Mention) else x.idx - base) >= start]
         if not items:
             return None
-    if isinstance(last, Mention):
-        if last.name == subject or last.proposed:
+    named = _named_in(items, c)
+    if named is not None:
+        if named.name == subject or named.proposed:
             return None
-        return Baseline(last.name, last.start, last.end, named=True)
+        return Baseline(named.name, named.start, named.end, named=True)
     if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
         return None
     if c.self_reference.pattern.fullmatch(text):
         return None
     head = last.lower_
     first = items[0].lower_ if isinstance(items[0], Token) else ""
+    if first in c.own_first_words:
+        return None  # "the proposed variants"; but "previously proposed techniques" is a baseline
     # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
     plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
         and last.text.islower()

@@ -187,7 +187,10 @@ class Cues:
     drop_first: frozenset[str]
     stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
     baseline_phrase: re.Pattern  # "state of the art", "SOTA": a phrase holding one is a baseline
-    own_words: frozenset[str]  # "our", "proposed": a phrase with one is the paper's own
+    own_words: frozenset[str]  # "our", "we": a phrase with one is the paper's own
+    own_first_words: frozenset[str]  # "proposed": first in a phrase, it is the paper's own
+    stops_after_noun: frozenset[str]  # "trained": ends a baseline phrase after a noun
+    repeated_preposition: re.Pattern  # "over", "than" said again after a list's separator
     leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern
 
@@ -283,6 +286,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         stops=_by_first_word(data["baseline_stop"]),
         baseline_phrase=re.compile(_words(data["baseline_phrases"]), re.I),
         own_words=frozenset(w.lower() for w in data["own_words"]),
+        own_first_words=frozenset(w.lower() for w in data["own_first_words"]),
+        stops_after_noun=frozenset(w.lower() for w in data["baseline_stop_after_noun"]),
+        repeated_preposition=re.compile(rf"\b(?:{_alt(baseline_after)}|than)\s", re.I),
         leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
         example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
     )

@@ -1,0 +1,73 @@
+"""improvesOver: kinds of comparison phrasing and how their baselines are
+read, on sentences written for these tests (entity spans set by hand, as in
+test_relations.py, so that only the relation rules are tested)."""
+
+from __future__ import annotations
+
+import pytest
+
+import kg.extract.relations  # noqa: F401  registers kg_relations
+from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
+
+INTRO = "We introduce QuillNet, a parser for clause segmentation. "
+
+
+def beaten(doc) -> set[tuple]:
+    return {(r["s"], r["o"]) for r in rels(doc, "improvesOver")}
+
+
+def valued(doc) -> set[tuple]:
+    return {(r["s"], r["o"], r.get("value")) for r in rels(doc, "improvesOver")}
+
+
+def run(nlp, sentence: str, **entities: str):
+    ents = {"QuillNet": "Method", **{k.replace("_", " "): v for k, v in entities.items()}}
+    return annotate(nlp, INTRO + sentence, ents, proposed=("QuillNet",))
+
+
+# -- how a baseline phrase is read ---------------------------------------------------
+@pytest.mark.parametrize("sentence, baseline", [
+    # a name followed only by a kind of method: the name is the baseline
+    ("QuillNet outperforms the strong BarNet baseline on PTB.", "BarNet"),
+    ("QuillNet outperforms BarNet methods on PTB.", "BarNet"),
+    ("QuillNet improves upon the BarNet (v2) architecture.", "BarNet"),
+    # ... but a kind written in lower case stays whole
+    ("QuillNet outperforms a strong chart parser baseline on PTB.", "strong chart parser baseline"),
+    # a named method and its generic description in apposition
+    ("QuillNet outperforms the baseline model, BarNet, on PTB.", "BarNet"),
+    # "previously proposed" is earlier work, not the paper's
+    ("QuillNet outperforms previously proposed methods on PTB.", "previously proposed methods"),
+    ("QuillNet outperforms methods proposed in prior work.", "methods"),
+    # a participle inside the phrase does not end it
+    ("QuillNet is more accurate than separately trained models.", "separately trained models"),
+    ("QuillNet outperforms established methods on PTB.", "established methods"),
+    ("QuillNet outperforms state-of-art parsers on PTB.", "state-of-art parsers"),
+])
+def test_baseline_phrases(nlp, sentence, baseline):
+    doc = run(nlp, sentence, BarNet="Method", chart_parser="Method")
+    assert beaten(doc) == {("QuillNet", baseline)}
+
+
+def test_a_participle_after_the_baseline_ends_it(nlp):
+    doc = run(nlp, "QuillNet outperforms prior parsers trained on PTB.")
+    assert beaten(doc) == {("QuillNet", "prior parsers")}
+
+
+def test_a_dash_ends_the_baseline(nlp):
+    doc = run(nlp, "QuillNet gains 2.1 points over the BarNet baseline -- a wide margin.", BarNet="Method")
+    assert valued(doc) == {("QuillNet", "BarNet", "2.1")}
+
+
+def test_a_possessive_ends_the_named_baseline(nlp):
+    doc = run(nlp, "QuillNet surpasses BarNet's accuracy on PTB.", BarNet="Method")
+    assert beaten(doc) == {("QuillNet", "BarNet")}
+
+
+def test_the_comparison_word_said_again_after_a_list_separator(nlp):
+    doc = run(nlp, "We show gains over a strong chart baseline, as well as over the previous state of the art.")
+    assert beaten(doc) == {("QuillNet", "strong chart baseline"), ("QuillNet", "previous state of the art")}
+
+
+def test_an_enumeration_ends_the_list_of_baselines(nlp):
+    doc = run(nlp, "QuillNet (1) surpasses prior parsers, and (2) overcomes the drift problem of earlier parsers.")
+    assert beaten(doc) == {("QuillNet", "prior parsers")}
