@@ -71,3 +71,10 @@ def test_the_comparison_word_said_again_after_a_list_separator(nlp):
 def test_an_enumeration_ends_the_list_of_baselines(nlp):
     doc = run(nlp, "QuillNet (1) surpasses prior parsers, and (2) overcomes the drift problem of earlier parsers.")
     assert beaten(doc) == {("QuillNet", "prior parsers")}
+
+
+# -- subjects ------------------------------------------------------------------------
+@pytest.mark.parametrize("middle", ["with standard BarNet", "on top of a BarNet", "with the BarNet"])
+def test_a_method_after_a_preposition_is_not_the_subject(nlp, middle):
+    doc = run(nlp, f"ZapNet {middle} outperforms prior parsers on PTB.", ZapNet="Method", BarNet="Method")
+    assert beaten(doc) == {("ZapNet", "prior parsers")}

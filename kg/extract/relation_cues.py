@@ -274,7 +274,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         sentence_opener=re.compile(rf"^\s*(?:{_alt(data['sentence_openers'])},?\s+)?$", re.I),
         yardstick=re.compile(rf"{_words(data['yardsticks'])}[^,;.]{{0,50}}$", re.I),
         compared_before=re.compile(
-            rf"\b{_alt(data['compared_before'] + compared)}\s+(?:the\s+)?$", re.I),
+            # "than X", "of an RNN", "with standard beam search": up to two lower-case words between.
+            rf"\b{_alt(data['compared_before'] + compared)}\s+(?:(?:the|a|an)\s+)?(?-i:[a-z][\w-]*\s+){{0,2}}$", re.I),
         verb_object_start=re.compile(rf"\s*(?:{_alt(data['verb_object_words'])}\s+)*", re.I),
         lower_is_better=re.compile(_words(data["lower_is_better"]), re.I),
         clause_break=re.compile(_alt([re.escape(b) if not b[0].isalnum() else rf"\b{re.escape(b)}\b" for b in breaks]), re.I),
