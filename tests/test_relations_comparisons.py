@@ -78,3 +78,21 @@ def test_an_enumeration_ends_the_list_of_baselines(nlp):
 def test_a_method_after_a_preposition_is_not_the_subject(nlp, middle):
     doc = run(nlp, f"ZapNet {middle} outperforms prior parsers on PTB.", ZapNet="Method", BarNet="Method")
     assert beaten(doc) == {("ZapNet", "prior parsers")}
+
+
+def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
+    # The paper proposes QuillNet and ZapNet; the last sentence names ZapNet with no span on it.
+    from kg.nlp import SPAN_KEY
+
+    text = "We introduce QuillNet and ZapNet, two parsers. ZapNet is more accurate than BarNet on PTB."
+    doc = nlp.make_doc(text)
+    spans = []
+    for form, at, proposed in (("QuillNet", text.find("QuillNet"), True), ("ZapNet", text.find("ZapNet"), True),
+                               ("BarNet", text.find("BarNet"), False)):
+        span = doc.char_span(at, at + len(form), label="Method")
+        span._.kg_name, span._.proposed = form, proposed
+        spans.append(span)
+    doc.spans[SPAN_KEY] = spans
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    assert beaten(doc) == {("ZapNet", "BarNet")}

@@ -51,6 +51,7 @@ class Sentence:
     mentions: list[Mention]
     main: str | None  # the paper's main proposed method
     cues: Cues  # the relation cues, with the user's rules files
+    proposals: dict[str, str]  # how the text writes each proposed method -> its name
     found_quantities: list[Quantity] | None = None  # see `quantities`
     by_token: dict[int, Mention] = field(default_factory=dict)
     clause_breaks: list[int] | None = None  # filled when first asked for
@@ -94,7 +95,8 @@ def doc_mentions(doc: Doc, text: str) -> list[Mention]:
 
 
 def sentence_view(doc: Doc, bounds: tuple[int, int, int, int], doc_text: str, ents: list[Mention],
-                  main: str | None, cues: Cues, lower: str | None = None) -> Sentence:
+                  main: str | None, cues: Cues, proposals: dict[str, str] | None = None,
+                  lower: str | None = None) -> Sentence:
     """The sentence of `doc` with `bounds` (first token, end token, start
     char, end char) and entity mentions `ents`, read with `cues`; `lower` is
     its lower-cased text when the caller has it already."""
@@ -105,7 +107,7 @@ def sentence_view(doc: Doc, bounds: tuple[int, int, int, int], doc_text: str, en
     text = doc_text[base:end_char]
     lower = text.lower() if lower is None else lower
     s = Sentence(doc, start, end, base, end_char, text, lower, Places(text, lower), doc_text, mentions, main,
-                 cues)
+                 cues, proposals if proposals is not None else ({main: main} if main else {}))
     s.by_token = {m.tok_start: m for m in mentions}
     return s
 

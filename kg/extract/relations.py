@@ -64,6 +64,10 @@ class RelationFinder:
         ents = doc_mentions(doc, text)
         c = self.cues
         main = _main_proposal(ents, text, c)
+        # The ways the text writes its proposals, to find them where no entity span marks them.
+        proposals = {text[m.start:m.end]: m.name for m in ents if m.label == "Method" and m.proposed}
+        if main is not None:
+            proposals.setdefault(main, main)
         starts = [m.tok_start for m in ents]
         any_trigger = c.any_trigger
         found = _Relations()
@@ -77,7 +81,7 @@ class RelationFinder:
                 lower = text[char_start:char_end].lower()
                 if not any_trigger(lower):
                     continue  # no entity, and no comparison whose subject could be the proposal
-            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, lower)
+            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
@@ -196,7 +200,10 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     clause = s.text[start:pos]
     # "our method", "we", "it": found once, both to name the proposal and, below, to rule out others.
     refs = [r.end() for r in _self_references(s, clause, start)]
-    if s.main and (refs or _names(clause, s.main)):
+    written = _written_proposal(s, clause)
+    if written is not None:
+        return written, 0.8
+    if s.main and refs:
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s, start, m)]
     if refs and (not others or start + refs[-1] > others[-1].end):
@@ -213,10 +220,20 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     return None, 0.0
 
 
-def _names(text: str, name: str) -> bool:
-    """The proposal's name written in `text`, even where no entity span marks it."""
-    at = text.find(name)
-    return at >= 0 and not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
+def _written_proposal(s: Sentence, clause: str) -> str | None:
+    """The proposal whose name `clause` writes last, even where no entity
+    span marks it ("Titans are more effective than ...")."""
+    best, at_best = None, -1
+    for surface, name in s.proposals.items():
+        at = clause.rfind(surface)
+        if at > at_best and _names(clause, surface, at):
+            best, at_best = name, at
+    return best
+
+
+def _names(text: str, name: str, at: int) -> bool:
+    """Whether `name`, found at `at` in `text`, stands there as a whole word."""
+    return not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
 
 
 def _self_references(s: Sentence, clause: str, start: int) -> list[re.Match]:
