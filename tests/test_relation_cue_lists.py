@@ -144,6 +144,7 @@ REGEX_LISTS: dict[str, Case] = {
     "comparatives": (lambda x: f"FooNet gives {x} accuracy than BarNet on CIFAR-10.", beats_barnet),
     "improve_of": (lambda x: f"FooNet {x} the accuracy of BarNet on CIFAR-10.", beats_barnet),
     "improve_on_verbs": (lambda x: f"FooNet {x} upon BarNet on CIFAR-10.", beats_barnet),
+    "improve_object_verbs": (lambda x: f"FooNet {x} BarNet on CIFAR-10.", beats_barnet),
     "margin_units": (lambda x: f"FooNet is 2.1 {x} over BarNet on CIFAR-10.", beats_barnet),
     # A gain word before or after a number makes it the margin.
     "gain_words": (lambda x: f"FooNet outperforms BarNet with {x} of 2.1 on CIFAR-10. "
@@ -208,19 +209,20 @@ WORD_LISTS: dict[str, Case] = {
                       lambda rels, x: not any(o.endswith("methods") for _, o in improves(rels))),
     "baseline_stop_after_noun": (lambda x: f"FooNet outperforms prior methods {x} parsers.",
                                  lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
+    "not_baseline_plurals": (lambda x: f"FooNet outperforms existing {x} on CIFAR-10.", lambda rels, x: not improves(rels)),
     "own_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
     "own_first_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
     "clause_breaks": (lambda x: f"FooNet is small {x} outperforms prior methods on CIFAR-10.",
                       lambda rels, x: not improves(rels)),
 }
 
-# The one list whose entries are read otherwise: the cue words of a key are
-# described with the cues that use them.
-UNTESTED: set[str] = set()
+def new_word(key: str) -> str:
+    """A word that is no entry of list `key` (a plural where the list holds plurals)."""
+    return "zzzs" if key == "not_baseline_plurals" else "zzz"
 
 
 def test_every_list_has_a_sentence() -> None:
-    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS) | UNTESTED
+    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS)
 
 
 def test_the_sentences_need_their_entry() -> None:
@@ -228,7 +230,8 @@ def test_the_sentences_need_their_entry() -> None:
     not: the check is not met by the sentence alone."""
     blank = pipeline()
     met = [key for key, (sentence, check) in {**REGEX_LISTS, **WORD_LISTS}.items()
-           if check(relations(blank, sentence("zzz"), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, ("QuillNet",)), "zzz")]
+           if check(relations(blank, sentence(new_word(key)), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, ("QuillNet",)),
+                    new_word(key))]
     assert not met, f"sentences that pass with no entry in them: {met}"
 
 
@@ -261,15 +264,16 @@ def _rules_file(tmp_path, key: str, entries: list[str]):
 
 
 def test_an_entry_added_by_a_rules_file_works_in_every_list(tmp_path) -> None:
-    """ "zzz" added to each list: its sentence now reads as the list says
+    """ "zzz" (new_word) added to each list: its sentence now reads as the list says
     (test_the_sentences_need_their_entry shows it does not without the file)."""
     failed = []
     for key, (sentence, check) in {**REGEX_LISTS, **WORD_LISTS}.items():
         nlp = spacy.blank("en")
         install(nlp)
         nlp.add_pipe("sentencizer")
-        nlp.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, key, ["zzz"]))]})
-        if not check(relations(nlp, sentence("zzz"), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, ("QuillNet",)), "zzz"):
+        word = new_word(key)
+        nlp.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, key, [word]))]})
+        if not check(relations(nlp, sentence(word), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, ("QuillNet",)), word):
             failed.append(key)
     assert not failed, f"lists whose added entry does nothing: {failed}"
 

@@ -96,3 +96,19 @@ def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
     for _, proc in nlp.pipeline:
         doc = proc(doc)
     assert beaten(doc) == {("ZapNet", "BarNet")}
+
+
+# -- "improves X": the method improved is the object --------------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet improves BarNet by 2.1 points on PTB.", {("QuillNet", "BarNet", "2.1")}),
+    ("QuillNet enhances existing parsers across treebanks.", {("QuillNet", "existing parsers", None)}),
+    ("QuillNet speeds up the pretrained parsers by 3x.", {("QuillNet", "pretrained parsers", "3")}),
+    # no earlier work as the object: nothing is beaten
+    ("QuillNet improves the results on PTB.", set()),
+    ("QuillNet improves BarNet reasoning on PTB.", set()),
+    ("QuillNet improves the training of parsers.", set()),
+    ("QuillNet augments existing treebank datasets.", set()),
+    ("The Parse-enhanced BarNet is fast.", set()),
+])
+def test_the_object_of_an_improve_verb(nlp, sentence, expected):
+    assert valued(run(nlp, sentence, BarNet="Method")) == expected

@@ -230,7 +230,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         return None  # "the proposed variants"; but "previously proposed techniques" is a baseline
     # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
     plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
-        and last.text.islower()
+        and last.text.islower() and head not in c.not_baseline_plurals
     if head in c.baseline_heads or plural_after_marker or c.baseline_phrase.search(text):
         if any(t.lower_ in c.own_words for t in items if isinstance(t, Token)):
             return None

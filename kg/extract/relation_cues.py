@@ -150,7 +150,7 @@ def _cue(pattern: str, pieces: Iterable[str], needs: Iterable[str] | None = None
 # The cues that find a comparison (Cues.comparison): a sentence in which none
 # may match compares nothing.
 COMPARISON_CUES = ("improve_verb", "comparative_than", "gain_over", "improve_over", "compared_to", "margin_over",
-                   "improve_of")
+                   "improve_of", "improve_object")
 
 
 @dataclass(frozen=True)
@@ -165,6 +165,7 @@ class Cues:
     compared_to: Cue  # "compared to", "in comparison with"
     gain_context: Cue  # a comparative or gain word that makes "compared to" a gain
     improve_of: Cue  # "improves the accuracy of"
+    improve_object: Cue  # "improves" with the improved method as object: "improves BERT"
     margin_over: Cue  # a margin written before its baseline: "+1.2% over", "3 points over"
     achieve_verb: Cue
     gain_after: re.Pattern  # right after a number: "improvement", "faster"
@@ -184,6 +185,7 @@ class Cues:
     clause_break_words: tuple[str, ...]
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
+    not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
     drop_first: frozenset[str]
     stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
     baseline_phrase: re.Pattern  # "state of the art", "SOTA": a phrase holding one is a baseline
@@ -254,6 +256,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         compared_to=_cue(rf"\b{_alt(compared)}\s", compared),
         gain_context=_cue(rf"\b(?:{comparatives}|{gains}|{improve_of})\b",
                           data["comparatives"] + data["gain_words"] + data["improve_of"]),
+        # Not the second half of a compound: "an Autoencoder-enhanced model".
+        improve_object=_cue(rf"(?<!-)\b{_alt(data['improve_object_verbs'])}\s+", data["improve_object_verbs"]),
         improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", data["improve_of"]),
         margin_over=_cue(
             rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?|\d+(?:\.\d+)?\s?{margin})"
@@ -283,6 +287,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         clause_break_words=tuple(b.lower() for b in breaks if b[0].isalnum()),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
+        not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
         baseline_phrase=re.compile(_words(data["baseline_phrases"]), re.I),

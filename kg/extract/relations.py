@@ -283,6 +283,12 @@ def _comparisons(s: Sentence) -> list[Comparison]:
                 starts.append((cue_start, other.end()))
             elif gainful:
                 starts.append((cue_start, obj_start))
+    # "improves BERT", "enhances existing retrievers": the method improved is the object.
+    direct: set[int] = set()
+    if "improve_object" in may:
+        for m in c.improve_object.finditer(text, s.places):
+            direct.add(m.end())
+            starts.append((m.start(), m.end()))
     # "improves the accuracy of BERT": the method whose result is improved.
     methods = s.of("Method")
     if "improve_of" in may and methods:
@@ -300,6 +306,8 @@ def _comparisons(s: Sentence) -> list[Comparison]:
             continue
         baselines = baselines_from(s, obj_start, subject)
         baselines = [b for b in baselines if b.name != subject]
+        if obj_start in direct and baselines and not _direct_object(s, obj_start, baselines[0]):
+            continue
         if not baselines:
             continue
         baselines += _coordinated(s, max(b.end for b in baselines), subject)
@@ -307,6 +315,21 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         taken.append((obj_start, end))
         found.append(Comparison(subject, baselines, cue_start, end))
     return found
+
+
+def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
+    """Whether the baseline is the whole object right after an improve verb:
+    "improves [the] pretrained LLMs across ...", not "improves LLM reasoning"
+    (a name cut short) nor "improves the training of LLMs"."""
+    c = s.cues
+    lead = s.text[obj_start:b.start].lower().split()
+    if any(w not in c.drop_first for w in lead) or " of " in s.text[b.start:b.end]:
+        return False
+    if not b.named and b.name.split()[0].lower() not in c.baseline_modifiers and not c.baseline_phrase.search(b.name):
+        return False  # "improves the results", "accelerates diffusion models": no earlier work named
+    after = s.text[b.end:].lstrip()
+    word = re.match(r"[\w-]*", after).group().lower()
+    return not after or not after[0].isalnum() or word in c.stops or word in ("and", "or")
 
 
 # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
