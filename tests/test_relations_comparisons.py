@@ -112,3 +112,16 @@ def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
 ])
 def test_the_object_of_an_improve_verb(nlp, sentence, expected):
     assert valued(run(nlp, sentence, BarNet="Method")) == expected
+
+
+# -- names no entity span marks --------------------------------------------------------
+@pytest.mark.parametrize("sentence, baselines", [
+    ("QuillNet outperforms both SparseZip and Wanda on PTB.", {"SparseZip", "Wanda"}),
+    ("QuillNet is 3x faster than the Hubble implementation.", {"Hubble"}),
+    ("QuillNet learns a smaller grammar than Lempel-Ziv.", {"Lempel-Ziv"}),
+    ("QuillNet is faster than GPU baselines.", {"GPU baselines"}),
+    ("QuillNet outperforms ImageNet-pretrained parsers.", set()),
+])
+def test_a_name_without_an_entity_span_is_a_baseline(nlp, sentence, baselines):
+    doc = run(nlp, sentence, SparseZip="Method")
+    assert {o for _, o in beaten(doc)} == baselines

@@ -191,6 +191,33 @@ def _named_in(items: list, c) -> Mention | None:
     return None
 
 
+def _name_written(s: Sentence, items: list, c) -> Baseline | None:
+    """A name that no entity span marks, written as one, maybe followed by
+    kind words: "Wanda", "the Huggingface implementation", "Lempel-Ziv"."""
+    k = len(items)
+    while k and isinstance(items[k - 1], Token) and items[k - 1].lower_ in c.baseline_heads:
+        k -= 1
+    if not k or not all(isinstance(t, Token) for t in items[:k]):
+        return None
+    start, end = items[0].idx - s.start_char, items[k - 1].idx + len(items[k - 1].text) - s.start_char
+    words = s.text[start:end].split()
+    if len(words) > 3 or not all(_name_like(w, c) for w in words):
+        return None
+    if any(m.start < end and start < m.end for m in s.mentions):
+        return None  # a dataset, metric or task, not a method
+    if re.search(r"\b(?:on|in|across|at)\s+$", s.text[max(0, start - 8):start], re.I):
+        return None  # "improves accuracy on SQuAD": where, not what
+    return Baseline(s.text[start:end], start, end, named=True)
+
+
+def _name_like(word: str, c) -> bool:
+    """Written as a name: a capital or a digit, not a word that is never a
+    name ("GPU") nor an adjective made with a hyphen ("ImageNet-pretrained")."""
+    if not (word[:1].isupper() or any(ch.isdigit() for ch in word)) or not any(ch.isalpha() for ch in word):
+        return False
+    return word not in c.not_names and word.rsplit("-", 1)[-1].lower() not in c.adjective_suffixes
+
+
 def _starts_with_the(piece: list) -> bool:
     return bool(piece) and isinstance(piece[0], Token) and piece[0].lower_ in ("the", "a", "an")
 
@@ -220,6 +247,9 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         if named.name == subject or named.proposed:
             return None
         return Baseline(named.name, named.start, named.end, named=True)
+    name = _name_written(s, items, c)
+    if name is not None:
+        return name
     if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
         return None
     if c.self_reference.pattern.fullmatch(text):

@@ -195,6 +195,8 @@ class Cues:
     repeated_preposition: re.Pattern  # "over", "than" said again after a list's separator
     leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern
+    not_names: frozenset[str]  # the lexicon's words that are never names ("GPU")
+    adjective_suffixes: frozenset[str]  # the lexicon's "-based", "-pretrained": an adjective, not a name
 
     def triggered(self, lowered: str) -> set[str]:
         """The comparison cues (COMPARISON_CUES) that could match this
@@ -227,6 +229,7 @@ def cues(extra: Iterable[str] = ()) -> Cues:
 @lru_cache(maxsize=16)
 def _cues(extra: tuple[str, ...]) -> Cues:
     data = rules.load("relation_cues", extra)
+    lexicon = rules.load("lexicon", extra)
     verbs = _alt(data["improve_verbs"])
     nouns = _alt(data["improve_nouns_over"])
     comparatives = _alt(data["comparatives"])
@@ -297,4 +300,6 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         repeated_preposition=re.compile(rf"\b(?:{_alt(baseline_after)}|than)\s", re.I),
         leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
         example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
+        not_names=frozenset(lexicon["not_names"]),
+        adjective_suffixes=frozenset(w.lower() for w in lexicon["adjective_suffixes"]),
     )
