@@ -179,6 +179,7 @@ REGEX_LISTS: dict[str, Case] = {
     # A method named after these is compared with, so the subject is the one before it.
     "yardsticks": (lambda x: f"FooNet {x} BarNet and outperforms prior methods on CIFAR-10.",
                    lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
+    "advantage_links": (lambda x: f"FooNet reaches accuracy comparable to BarNet, {x} 3x fewer parameters.", beats_barnet),
     "compared_before": (lambda x: f"FooNet runs {x} BarNet and outperforms prior methods on CIFAR-10.",
                         lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
     "verb_object_words": (lambda x: f"FooNet outperforms {x} BarNet, with higher accuracy than prior methods.",

@@ -125,3 +125,14 @@ def test_the_object_of_an_improve_verb(nlp, sentence, expected):
 def test_a_name_without_an_entity_span_is_a_baseline(nlp, sentence, baselines):
     doc = run(nlp, sentence, SparseZip="Method")
     assert {o for _, o in beaten(doc)} == baselines
+
+
+# -- a yardstick comparison with an advantage after it ---------------------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet reaches accuracy comparable to BarNet, with 3x fewer parameters.", {("QuillNet", "BarNet", "3")}),
+    ("QuillNet performs on par with BarNet while being 2.5x faster.", {("QuillNet", "BarNet", "2.5")}),
+    ("QuillNet matches the performance of BarNet at a much lower cost.", {("QuillNet", "BarNet", None)}),
+    ("QuillNet performs on par with BarNet on PTB.", set()),
+])
+def test_a_yardstick_with_an_advantage_is_improved_over(nlp, sentence, expected):
+    assert valued(run(nlp, sentence, BarNet="Method")) == expected

@@ -177,7 +177,7 @@ def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int
     return out
 
 
-def _named_in(items: list, c) -> Mention | None:
+def _named_in(s: Sentence, items: list, c) -> Mention | None:
     """The named method a list item stands for: its last word, or the last
     named method followed only by generic head nouns ("the RankT5 baseline",
     "MLP methods", "the RWKV (RWKV-4) architecture")."""
@@ -242,7 +242,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         items = [x for x in items if (x.start if isinstance(x, Mention) else x.idx - base) >= start]
         if not items:
             return None
-    named = _named_in(items, c)
+    named = _named_in(s, items, c)
     if named is not None:
         if named.name == subject or named.proposed:
             return None
@@ -250,17 +250,17 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
     name = _name_written(s, items, c)
     if name is not None:
         return name
-    if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
+    if any(isinstance(x, Mention) and x.label == "Method" and (x.proposed or x.name == subject) for x in items):
         return None
     if c.self_reference.pattern.fullmatch(text):
         return None
-    head = last.lower_
+    head = text.rsplit(None, 1)[-1].lower()
     first = items[0].lower_ if isinstance(items[0], Token) else ""
     if first in c.own_first_words:
         return None  # "the proposed variants"; but "previously proposed techniques" is a baseline
     # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
     plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
-        and last.text.islower() and head not in c.not_baseline_plurals
+        and text.rsplit(None, 1)[-1].islower() and head not in c.not_baseline_plurals
     if head in c.baseline_heads or plural_after_marker or c.baseline_phrase.search(text):
         if any(t.lower_ in c.own_words for t in items if isinstance(t, Token)):
             return None

@@ -150,7 +150,7 @@ def _cue(pattern: str, pieces: Iterable[str], needs: Iterable[str] | None = None
 # The cues that find a comparison (Cues.comparison): a sentence in which none
 # may match compares nothing.
 COMPARISON_CUES = ("improve_verb", "comparative_than", "gain_over", "improve_over", "compared_to", "margin_over",
-                   "improve_of", "improve_object")
+                   "improve_of", "improve_object", "parity")
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,8 @@ class Cues:
     own_before_name: re.Pattern  # "our" right before a method's name: the paper's own
     sentence_opener: re.Pattern  # all that may come before a sentence's fronted comparison
     yardstick: re.Pattern  # "on par with X": X is compared with, not the subject
+    parity: Cue  # "on par with", "comparable accuracy to": a yardstick comparison's cue
+    advantage: re.Pattern  # after a yardstick's baseline: ", with 10x fewer parameters", "while being faster"
     compared_before: re.Pattern  # "than X", "over the X": right before a compared method
     verb_object_start: re.Pattern  # "outperforms all X": the words between an improve verb and its object
     lower_is_better: re.Pattern  # metrics in which lower is better: "error", "FID"
@@ -280,6 +282,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         own_before_name=re.compile(rf"\b{_alt(data['own_before_name'])}\s+$", re.I),
         sentence_opener=re.compile(rf"^\s*(?:{_alt(data['sentence_openers'])},?\s+)?$", re.I),
         yardstick=re.compile(rf"{_words(data['yardsticks'])}[^,;.]{{0,50}}$", re.I),
+        parity=_cue(rf"\b{_alt(data['yardsticks'])}\s+", data["yardsticks"]),
+        advantage=re.compile(rf"(?:[^.;]|\.(?=\d)){{0,20}}?{_words(data['advantage_links'])}(?:[^.;]|\.(?=\d)){{0,60}}?"
+                             rf"\b(?:{comparatives}|{gains})\b", re.I),
         compared_before=re.compile(
             # "than X", "of an RNN", "with standard beam search": up to two lower-case words between.
             rf"\b{_alt(data['compared_before'] + compared)}\s+(?:(?:the|a|an)\s+)?(?-i:[a-z][\w-]*\s+){{0,2}}$", re.I),

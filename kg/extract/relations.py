@@ -283,6 +283,12 @@ def _comparisons(s: Sentence) -> list[Comparison]:
                 starts.append((cue_start, other.end()))
             elif gainful:
                 starts.append((cue_start, obj_start))
+    # "comparable accuracy to X, with 10x fewer parameters": X is matched, and beaten on the advantage.
+    parity: set[int] = set()
+    if "parity" in may:
+        for m in c.parity.finditer(text, s.places):
+            parity.add(m.end())
+            starts.append((m.start(), m.end()))
     # "improves BERT", "enhances existing retrievers": the method improved is the object.
     direct: set[int] = set()
     if "improve_object" in may:
@@ -312,6 +318,8 @@ def _comparisons(s: Sentence) -> list[Comparison]:
             continue
         baselines += _coordinated(s, max(b.end for b in baselines), subject)
         end = max(b.end for b in baselines)
+        if obj_start in parity and not c.advantage.match(text, end):
+            continue  # "on par with X" and no more: X is matched, not beaten
         taken.append((obj_start, end))
         found.append(Comparison(subject, baselines, cue_start, end))
     return found
