@@ -136,3 +136,10 @@ def test_a_name_without_an_entity_span_is_a_baseline(nlp, sentence, baselines):
 ])
 def test_a_yardstick_with_an_advantage_is_improved_over(nlp, sentence, expected):
     assert valued(run(nlp, sentence, BarNet="Method")) == expected
+
+
+@pytest.mark.parametrize("reference, subject", [("It", "ZapNet"), ("Our method", "QuillNet")])
+def test_it_is_the_proposal_named_last_and_our_method_the_papers(nlp, reference, subject):
+    doc = annotate(nlp, INTRO + f"We also propose ZapNet for long clauses. {reference} outperforms BarNet on PTB.",
+                   {"QuillNet": "Method", "ZapNet": "Method", "BarNet": "Method"}, proposed=("QuillNet", "ZapNet"))
+    assert beaten(doc) == {(subject, "BarNet")}

@@ -55,6 +55,7 @@ class Sentence:
     found_quantities: list[Quantity] | None = None  # see `quantities`
     by_token: dict[int, Mention] = field(default_factory=dict)
     clause_breaks: list[int] | None = None  # filled when first asked for
+    last_proposal: str | None = None  # the proposed method named last before the sentence
     by_label: dict[str, list[Mention]] | None = None  # of()'s answers, made when first asked
 
     def of(self, label: str) -> Sequence[Mention]:

@@ -71,6 +71,8 @@ class RelationFinder:
         starts = [m.tok_start for m in ents]
         any_trigger = c.any_trigger
         found = _Relations()
+        last_proposal = None  # the proposed method named last before the sentence
+        proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
             lo, hi = bisect_left(starts, first), bisect_left(starts, end)
@@ -81,7 +83,9 @@ class RelationFinder:
                 lower = text[char_start:char_end].lower()
                 if not any_trigger(lower):
                     continue  # no entity, and no comparison whose subject could be the proposal
+            before = [name for at, name in proposed_at if at < char_start]
             s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
+            s.last_proposal = before[-1] if before else None
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
@@ -204,6 +208,10 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if written is not None:
         return written, 0.8
     if s.main and refs:
+        # "It" stands for the proposal named last before the sentence; "our method" for the paper's.
+        its = s.cues.it_reference.finditer(clause, s.places, start)
+        if s.last_proposal and its and its[-1].end() == refs[-1]:
+            return s.last_proposal, 0.8
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s, start, m)]
     if refs and (not others or start + refs[-1] > others[-1].end):
