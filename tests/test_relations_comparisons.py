@@ -143,3 +143,23 @@ def test_it_is_the_proposal_named_last_and_our_method_the_papers(nlp, reference,
     doc = annotate(nlp, INTRO + f"We also propose ZapNet for long clauses. {reference} outperforms BarNet on PTB.",
                    {"QuillNet": "Method", "ZapNet": "Method", "BarNet": "Method"}, proposed=("QuillNet", "ZapNet"))
     assert beaten(doc) == {(subject, "BarNet")}
+
+
+# -- a reported result that names no method: the paper's proposal ---------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("Experimental results show its efficacy, outperforming prior parsers.", {("QuillNet", "prior parsers")}),
+    ("Experiments show a 12% reduction in errors compared to BarNet.", {("QuillNet", "BarNet")}),
+    # a finite verb or a comparative has a subject of its own
+    ("Experiments show that prior parsers outperform BarNet.", set()),
+    ("In experiments, shallow parsers are faster than BarNet.", set()),
+    # no report of a result
+    ("Parsing long clauses is hard, compared to BarNet.", set()),
+])
+def test_a_reported_result_without_a_method_is_the_proposals(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == expected
+
+
+def test_the_subjects_name_with_kind_words_is_no_baseline(nlp):
+    doc = run(nlp, "QuillNet gains 3 points over BarNet, enabling QuillNet parsers to run faster than BarNet.",
+              BarNet="Method")
+    assert beaten(doc) == {("QuillNet", "BarNet")}

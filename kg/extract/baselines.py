@@ -114,6 +114,9 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
         if (c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text)) \
                 and not (not cur and low in c.baseline_modifiers):
             break  # the next clause: "... and further outperforms ..." (but "established methods")
+        if not cur and pieces and low.endswith("ing") and tok.text.islower() and low not in c.baseline_modifiers \
+                and low not in c.baseline_heads:
+            break  # "over X, enabling ...": a participle clause, not the next item
         inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
         if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
             break

@@ -308,6 +308,9 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     if "improve_of" in may and methods:
         ends = {m.end() for m in c.improve_of.finditer(text, s.places)}
         starts += [(meth.start - 1, meth.start) for meth in methods if meth.start in ends]
+        of_method = {meth.start for meth in methods if meth.start in ends}
+    else:
+        of_method = set()
     starts.sort()
     taken: list[tuple[int, int]] = []
     for cue_start, obj_start in starts:
@@ -316,10 +319,13 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         subject, conf = _subject(s, cue_start)
         if subject is None:
             subject, conf = _fronted_subject(s, cue_start, obj_start)
+        if subject is None and obj_start not in of_method:
+            subject, conf = _reported_subject(s, cue_start)
         if subject is None:
             continue
         baselines = baselines_from(s, obj_start, subject)
-        baselines = [b for b in baselines if b.name != subject]
+        # Not the subject itself, nor the subject's name with kind words ("Starbucks models").
+        baselines = [b for b in baselines if b.name != subject and not b.name.startswith(subject + " ")]
         if obj_start in direct and baselines and not _direct_object(s, obj_start, baselines[0]):
             continue
         if not baselines:
@@ -386,6 +392,24 @@ def _fronted_subject(s: Sentence, cue_start: int, obj_start: int) -> tuple[str |
     if s.main and not after:
         return s.main, 0.6
     return None, 0.0
+
+
+def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
+    """The paper's proposal as the subject of a reported result that names
+    no method: "Experimental results show a 36% reduction compared to X",
+    "Results confirm its efficacy, outperforming X". A finite verb has a
+    subject of its own ("results show that prior methods outperform X")."""
+    c = s.cues
+    if s.main is None or any(m.start < cue_start for m in s.of("Method")):
+        return None, 0.0
+    verb = c.improve_verb.pattern.match(s.text, cue_start)
+    if verb and not verb.group().lower().endswith("ing"):
+        return None, 0.0
+    if c.comparative_than.pattern.match(s.text, cue_start):
+        return None, 0.0  # "X perform better than Y": a comparative follows a verb with its own subject
+    if not c.evaluation.search(s.text[:cue_start], s.places):
+        return None, 0.0
+    return s.main, 0.5
 
 
 # "outperforms A by 2.1 points and B by 0.8": what ends one baseline's margin before the next.
