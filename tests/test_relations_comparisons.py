@@ -163,3 +163,21 @@ def test_the_subjects_name_with_kind_words_is_no_baseline(nlp):
     doc = run(nlp, "QuillNet gains 3 points over BarNet, enabling QuillNet parsers to run faster than BarNet.",
               BarNet="Method")
     assert beaten(doc) == {("QuillNet", "BarNet")}
+
+
+# -- margins ---------------------------------------------------------------------------
+def test_a_percentage_after_margin_words_is_the_margin_over_what_follows(nlp):
+    doc = run(nlp, "QuillNet improves recall by an average of 8% over prior parsers and beats BarNet by 3%.",
+              BarNet="Method")
+    assert valued(doc) == {("QuillNet", "prior parsers", "8"), ("QuillNet", "BarNet", "3")}
+
+
+def test_a_percentage_without_margin_words_is_no_margin(nlp):
+    doc = run(nlp, "QuillNet reaches 85% over three runs, and BarNet is slower than QuillNet.", BarNet="Method")
+    assert ("QuillNet", "three runs") not in beaten(doc)
+
+
+def test_a_number_right_before_a_gain_noun_is_that_comparisons_margin(nlp):
+    doc = run(nlp, "QuillNet outperforms the BarNet baseline, with an 8.6% relative error reduction over prior "
+                   "parsers.", BarNet="Method")
+    assert ("QuillNet", "prior parsers", "8.6") in valued(doc)

@@ -167,6 +167,7 @@ class Cues:
     improve_of: Cue  # "improves the accuracy of"
     improve_object: Cue  # "improves" with the improved method as object: "improves BERT"
     margin_over: Cue  # a margin written before its baseline: "+1.2% over", "3 points over"
+    percent_over: Cue  # "8% over X": a margin only after a margin's words ("by 8% over", "a gain of 8% over")
     achieve_verb: Cue
     gain_after: re.Pattern  # right after a number: "improvement", "faster"
     gain_before: Cue  # right before a number: "by", "an improvement of"
@@ -267,6 +268,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         margin_over=_cue(
             rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?|\d+(?:\.\d+)?\s?{margin})"
             rf"\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
+        percent_over=_cue(rf"(?<![\w.])\d+(?:\.\d+)?\s?%\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
         achieve_verb=_cue(rf"\b{_alt(data['achieve_verbs'])}\b", data["achieve_verbs"]),
         gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
         gain_before=_cue(

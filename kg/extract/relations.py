@@ -282,6 +282,9 @@ def _comparisons(s: Sentence) -> list[Comparison]:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text, s.places)]
     if "margin_over" in may and _DIGIT.search(text):  # a margin is a number: no digit, no scan
         starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text, s.places)]
+        # "by an average of 8% over X"; but "85% over three runs" is a score.
+        starts += [(m.start(), m.end()) for m in c.percent_over.finditer(text, s.places)
+                   if c.gain_before.search(text[max(0, m.start() - 70):m.start()], s.places, max(0, m.start() - 70))]
     if "compared_to" in may:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text, s.places)]
         gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(_is_gain(s, q) for q in s.quantities))
@@ -492,7 +495,7 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
     gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
     for q in gains:
-        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q))
+        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q, s.text))
         groups[nearest].append(q)
     nexts = _next_starts(s)
     for i, comp in enumerate(comparisons):
@@ -541,10 +544,17 @@ def _paren_after_method(s: Sentence, q: Quantity) -> bool:
         re.fullmatch(r"\s*\(\s*", s.text[m.end:q.start]) for m in s.of("Method"))
 
 
-def _distance(comp: Comparison, q: Quantity) -> int:
+def _distance(comp: Comparison, q: Quantity, text: str) -> int:
+    """How far a number is from a comparison: 0 inside it, or right before
+    its cue with only words between ("8.6% relative WER reduction over X")."""
     if comp.cue_start <= q.start <= comp.end:
         return 0
+    if q.end <= comp.cue_start and _ADJACENT.fullmatch(text, q.end, comp.cue_start):
+        return 0
     return min(abs(q.start - comp.end), abs(comp.cue_start - q.end))
+
+
+_ADJACENT = re.compile(r"(?:\s+(?:[\w-]+|\([\w-]+\)))(?:\s+(?:[\w-]+|\([\w-]+\))){0,4}\s*|\s*")
 
 
 def _pair(baselines: list[Baseline], qs: list[Quantity], s: Sentence) -> list[tuple[Baseline, Quantity | None]]:
