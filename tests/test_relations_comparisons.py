@@ -103,6 +103,7 @@ def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
     ("QuillNet improves BarNet by 2.1 points on PTB.", {("QuillNet", "BarNet", "2.1")}),
     ("QuillNet enhances existing parsers across treebanks.", {("QuillNet", "existing parsers", None)}),
     ("QuillNet speeds up the pretrained parsers by 3x.", {("QuillNet", "pretrained parsers", "3")}),
+    ("QuillNet augments prior parsers such as BarNet and ZapNet.", {("QuillNet", "BarNet", None), ("QuillNet", "ZapNet", None)}),
     # no earlier work as the object: nothing is beaten
     ("QuillNet improves the results on PTB.", set()),
     ("QuillNet improves BarNet reasoning on PTB.", set()),
@@ -111,7 +112,7 @@ def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
     ("The Parse-enhanced BarNet is fast.", set()),
 ])
 def test_the_object_of_an_improve_verb(nlp, sentence, expected):
-    assert valued(run(nlp, sentence, BarNet="Method")) == expected
+    assert valued(run(nlp, sentence, BarNet="Method", ZapNet="Method")) == expected
 
 
 # -- names no entity span marks --------------------------------------------------------

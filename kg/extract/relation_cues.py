@@ -198,6 +198,7 @@ class Cues:
     repeated_preposition: re.Pattern  # "over", "than" said again after a list's separator
     leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern
+    example_in: re.Pattern  # an example marker anywhere: "prior methods, such as"
     not_names: frozenset[str]  # the lexicon's words that are never names ("GPU")
     adjective_suffixes: frozenset[str]  # the lexicon's "-based", "-pretrained": an adjective, not a name
 
@@ -307,6 +308,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         repeated_preposition=re.compile(rf"\b(?:{_alt(baseline_after)}|than)\s", re.I),
         leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
         example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
+        example_in=re.compile(rf",?\s*\(?\b{_alt(data['example_markers'])}\s*", re.I),
         not_names=frozenset(lexicon["not_names"]),
         adjective_suffixes=frozenset(w.lower() for w in lexicon["adjective_suffixes"]),
     )

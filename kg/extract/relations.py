@@ -347,7 +347,14 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
     "improves [the] pretrained LLMs across ...", not "improves LLM reasoning"
     (a name cut short) nor "improves the training of LLMs"."""
     c = s.cues
-    lead = s.text[obj_start:b.start].lower().split()
+    lead_text = s.text[obj_start:b.start]
+    marker = c.example_in.search(lead_text)
+    if marker:
+        # "augmenting prior methods such as A and B": the examples stand for earlier work named.
+        generic = lead_text[:marker.start()].lower().split()
+        generic = [w for w in generic if w not in c.drop_first]
+        return bool(generic) and (generic[0] in c.baseline_modifiers or bool(c.baseline_phrase.search(lead_text)))
+    lead = lead_text.lower().split()
     if any(w not in c.drop_first for w in lead) or " of " in s.text[b.start:b.end]:
         return False
     if not b.named and b.name.split()[0].lower() not in c.baseline_modifiers and not c.baseline_phrase.search(b.name):
