@@ -182,3 +182,12 @@ def test_a_number_right_before_a_gain_noun_is_that_comparisons_margin(nlp):
     doc = run(nlp, "QuillNet outperforms the BarNet baseline, with an 8.6% relative error reduction over prior "
                    "parsers.", BarNet="Method")
     assert ("QuillNet", "prior parsers", "8.6") in valued(doc)
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet reaches 9.1% error, a reduction of 13.5% from the previous state of the art.",
+     {("QuillNet", "previous state of the art", "13.5")}),
+    ("QuillNet shows large gains from pre-training on PTB.", set()),
+])
+def test_a_gain_with_its_number_then_from_its_baseline(nlp, sentence, expected):
+    assert valued(run(nlp, sentence)) == expected

@@ -149,8 +149,8 @@ def _cue(pattern: str, pieces: Iterable[str], needs: Iterable[str] | None = None
 
 # The cues that find a comparison (Cues.comparison): a sentence in which none
 # may match compares nothing.
-COMPARISON_CUES = ("improve_verb", "comparative_than", "gain_over", "improve_over", "compared_to", "margin_over",
-                   "improve_of", "improve_object", "parity")
+COMPARISON_CUES = ("improve_verb", "comparative_than", "gain_over", "gain_from", "improve_over", "compared_to",
+                   "margin_over", "improve_of", "improve_object", "parity")
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,7 @@ class Cues:
     improve_verb: Cue  # "outperforms", "surpassing"
     comparative_than: Cue  # "better than", "higher accuracy than"
     gain_over: Cue  # "improvements over", "4.41x acceleration over"
+    gain_from: Cue  # "a reduction of 13.5% from": a gain with its number, then its baseline after "from"
     improve_over: Cue  # "improves over", "improves upon"
     compared_to: Cue  # "compared to", "in comparison with"
     gain_context: Cue  # a comparative or gain word that makes "compared to" a gain
@@ -257,6 +258,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         # "than" after a comparative, a few words apart; "more than 10%" is a qualifier, not a comparison.
         comparative_than=_cue(rf"\b{comparatives}\b(?:\s+[\w-]+){{0,3}}?\s+than\b(?!\s+[\d.]+)", data["comparatives"]),
         gain_over=_cue(rf"\b{nouns}\b(?:[^.;:]|\.(?=\d)){{0,60}}?\b{_alt(baseline_after)}\b", data["improve_nouns_over"]),
+        # "from" names the baseline only right after the gain's number: "gains from pre-training" name a source.
+        gain_from=_cue(rf"\b{nouns}\s+of\s+(?:{_alt(data['number_qualifiers'])}\s+)*[+\u2212]?\d+(?:\.\d+)?\s?(?:%|{margin})?\s+from\s",
+                       data["improve_nouns_over"]),
         # "improves over", "improves final test accuracy over"; "on" only right after the verb's object.
         improve_over=_cue(rf"\b{_alt(data['improve_on_verbs'])}\s+(?:(?:[\w-]+\s+){{0,4}}?{over}|(?:[\w-]+\s+){{0,2}}?on)\b",
                           data["improve_on_verbs"]),

@@ -277,7 +277,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     if not may:
         return found
     starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
-    for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
+    for name in ("improve_verb", "comparative_than", "gain_over", "gain_from", "improve_over"):
         if name in may:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text, s.places)]
     if "margin_over" in may and _DIGIT.search(text):  # a margin is a number: no digit, no scan
