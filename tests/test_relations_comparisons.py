@@ -109,10 +109,13 @@ def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
     ("QuillNet improves BarNet reasoning on PTB.", set()),
     ("QuillNet improves the training of parsers.", set()),
     ("QuillNet augments existing treebank datasets.", set()),
+    # a kind the method is applied to, with no mark of earlier work
+    ("QuillNet accelerates chart parsers.", set()),
+    ("QuillNet enhances SSMs on PTB.", set()),
     ("The Parse-enhanced BarNet is fast.", set()),
 ])
 def test_the_object_of_an_improve_verb(nlp, sentence, expected):
-    assert valued(run(nlp, sentence, BarNet="Method", ZapNet="Method")) == expected
+    assert valued(run(nlp, sentence, BarNet="Method", ZapNet="Method", SSMs="Method", chart_parsers="Method")) == expected
 
 
 # -- names no entity span marks --------------------------------------------------------

@@ -358,7 +358,9 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
     if any(w not in c.drop_first for w in lead) or " of " in s.text[b.start:b.end]:
         return False
     if not b.named and b.name.split()[0].lower() not in c.baseline_modifiers and not c.baseline_phrase.search(b.name):
-        return False  # "improves the results", "accelerates diffusion models": no earlier work named
+        return False  # "improves the results": no earlier work named
+    if b.named and re.search(r"(?:\b[a-z-]+|\b[A-Z]+)s$", s.text[b.start:b.end]):
+        return False  # "accelerates diffusion models", "enhances SSMs": a kind the method is applied to
     after = s.text[b.end:].lstrip()
     word = re.match(r"[\w-]*", after).group().lower()
     return not after or not after[0].isalnum() or word in c.stops or word in ("and", "or")
