@@ -194,3 +194,7 @@ def test_a_number_right_before_a_gain_noun_is_that_comparisons_margin(nlp):
 ])
 def test_a_gain_with_its_number_then_from_its_baseline(nlp, sentence, expected):
     assert valued(run(nlp, sentence)) == expected
+
+
+def test_a_finite_verb_in_a_reported_result_has_its_own_subject(nlp):
+    assert beaten(run(nlp, "Experiments show that chart parsers improved recall over BarNet.", BarNet="Method")) == set()

@@ -410,13 +410,15 @@ def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
     """The paper's proposal as the subject of a reported result that names
     no method: "Experimental results show a 36% reduction compared to X",
     "Results confirm its efficacy, outperforming X". A finite verb has a
-    subject of its own ("results show that prior methods outperform X")."""
+    subject of its own ("results show that prior methods outperform X",
+    "... show that fine-tuning improved recall over X")."""
     c = s.cues
     if s.main is None or any(m.start < cue_start for m in s.of("Method")):
         return None, 0.0
-    verb = c.improve_verb.pattern.match(s.text, cue_start)
-    if verb and not verb.group().lower().endswith("ing"):
-        return None, 0.0
+    word = re.match(r"[\w-]*", s.text[cue_start:]).group().lower()
+    verbs = (c.improve_verb, c.improve_over, c.improve_object, c.parity)
+    if not word.endswith("ing") and any(v.pattern.match(s.text, cue_start) for v in verbs):
+        return None, 0.0  # a finite verb ("improved the accuracy over X") has a subject of its own
     if c.comparative_than.pattern.match(s.text, cue_start):
         return None, 0.0  # "X perform better than Y": a comparative follows a verb with its own subject
     if not c.evaluation.search(s.text[:cue_start], s.places):
