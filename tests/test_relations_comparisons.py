@@ -198,3 +198,9 @@ def test_a_gain_with_its_number_then_from_its_baseline(nlp, sentence, expected):
 
 def test_a_finite_verb_in_a_reported_result_has_its_own_subject(nlp):
     assert beaten(run(nlp, "Experiments show that chart parsers improved recall over BarNet.", BarNet="Method")) == set()
+
+
+def test_the_main_proposal_is_a_name_before_a_phrase_in_lower_case(nlp):
+    doc = annotate(nlp, "We model the parse state and introduce ZapNet. Our method outperforms BarNet on PTB.",
+                   {"parse state": "Method", "ZapNet": "Method", "BarNet": "Method"}, proposed=("parse state", "ZapNet"))
+    assert beaten(doc) == {("ZapNet", "BarNet")}

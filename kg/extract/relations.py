@@ -115,9 +115,11 @@ def _sentences(doc: Doc) -> Iterator[tuple[int, int, int, int]]:
 def _main_proposal(ents: list[Mention], text: str, c: Cues) -> str | None:
     """The paper's own method: its first proposed Method mention, else the
     first method the text calls its own ("our MambaOut model")."""
-    for m in ents:
-        if m.label == "Method" and m.proposed:
-            return m.name
+    proposed = [m for m in ents if m.label == "Method" and m.proposed]
+    if proposed:
+        # A name written as one ("Titans", "DEZ") before a phrase in lower case ("hidden state").
+        named = [m for m in proposed if not text[m.start:m.end].islower()]
+        return (named or proposed)[0].name
     for m in ents:
         if m.label == "Method" and c.own_before_name.search(text[max(0, m.start - 20):m.start]):
             return m.name
