@@ -160,6 +160,8 @@ REGEX_LISTS: dict[str, Case] = {
     # With nothing else to tie the proposal to the dataset, an evaluation word does.
     "evaluation": (lambda x: PROPOSAL + f"The {x} part uses CIFAR-10.",
                    lambda rels, x: any(r["p"] == "evaluatedOn" and r["o"] == "CIFAR-10" for r in rels)),
+    "report_verbs": (lambda x: PROPOSAL + f"Experimental results {x} a 12% reduction in errors compared to BarNet.",
+                     quill_beats_barnet),
     "method_nouns": (lambda x: PROPOSAL + f"Our {x} outperforms BarNet on CIFAR-10.", quill_beats_barnet),
     "own_markers": (lambda x: PROPOSAL + f"{cap(x)} method outperforms BarNet on CIFAR-10.", quill_beats_barnet),
     "self_reference": (lambda x: PROPOSAL + f"{cap(x)} outperform BarNet on CIFAR-10.", quill_beats_barnet),

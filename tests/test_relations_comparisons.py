@@ -158,6 +158,7 @@ def test_it_is_the_proposal_named_last_and_our_method_the_papers(nlp, reference,
     ("In experiments, shallow parsers are faster than BarNet.", set()),
     # no report of a result
     ("Parsing long clauses is hard, compared to BarNet.", set()),
+    ("In our experiments on PTB, outperforming BarNet is hard.", set()),
 ])
 def test_a_reported_result_without_a_method_is_the_proposals(nlp, sentence, expected):
     assert beaten(run(nlp, sentence, BarNet="Method")) == expected

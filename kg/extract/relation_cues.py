@@ -173,6 +173,7 @@ class Cues:
     gain_after: re.Pattern  # right after a number: "improvement", "faster"
     gain_before: Cue  # right before a number: "by", "an improvement of"
     evaluation: Cue
+    report_verb: re.Pattern  # "show", "demonstrate": a sentence that reports a result
     self_reference: Cue  # "our method", "the proposed approach", "we"
     it_reference: Cue  # "it" as a subject
     definite_reference: Cue  # "the optimizer", "the detector": the paper's method named by its kind
@@ -279,6 +280,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         gain_before=_cue(
             rf"(?:\b{_alt(data['margin_before'])}|\b{gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?)"
             rf"\s+(?:{_alt(data['number_qualifiers'])}\s+)*~?$", data["margin_before"] + data["gain_words"]),
+        report_verb=re.compile(rf"\b{_alt(data['report_verbs'])}\b", re.I),
         evaluation=_cue(rf"\b{_alt(data['evaluation'])}", data["evaluation"]),
         self_reference=_cue(rf"\b{_alt(self_pieces)}", self_pieces),
         it_reference=_cue(rf"\b{_alt(it_pieces)}", it_pieces),

@@ -423,8 +423,9 @@ def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
         return None, 0.0  # a finite verb ("improved the accuracy over X") has a subject of its own
     if c.comparative_than.pattern.match(s.text, cue_start):
         return None, 0.0  # "X perform better than Y": a comparative follows a verb with its own subject
-    if not c.evaluation.search(s.text[:cue_start], s.places):
-        return None, 0.0
+    before = s.text[:cue_start]
+    if not c.evaluation.search(before, s.places) or not c.report_verb.search(before):
+        return None, 0.0  # "results show", "experiments demonstrate": a result reported
     return s.main, 0.5
 
 
