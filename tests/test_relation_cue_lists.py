@@ -210,6 +210,8 @@ WORD_LISTS: dict[str, Case] = {
                             lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
     "baseline_stop": (lambda x: f"FooNet outperforms prior {x} methods on CIFAR-10.",
                       lambda rels, x: not any(o.endswith("methods") for _, o in improves(rels))),
+    "baseline_stop_exceptions": (lambda x: f"FooNet outperforms prior methods {x} on CIFAR-10.",
+                                 lambda rels, x: improves(rels) == {("FooNet", f"prior methods {x}")}),
     "baseline_stop_after_noun": (lambda x: f"FooNet outperforms prior methods {x} parsers.",
                                  lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
     "not_baseline_plurals": (lambda x: f"FooNet outperforms existing {x} on CIFAR-10.", lambda rels, x: not improves(rels)),

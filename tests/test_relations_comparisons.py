@@ -205,3 +205,13 @@ def test_the_main_proposal_is_a_name_before_a_phrase_in_lower_case(nlp):
     doc = annotate(nlp, "We model the parse state and introduce ZapNet. Our method outperforms BarNet on PTB.",
                    {"parse state": "Method", "ZapNet": "Method", "BarNet": "Method"}, proposed=("parse state", "ZapNet"))
     assert beaten(doc) == {("ZapNet", "BarNet")}
+
+
+def test_the_baselines_own_number_is_no_margin(nlp):
+    doc = run(nlp, "QuillNet gains 7.9% over BarNet, surpassing ZapNet's gain of 1.3%.", BarNet="Method", ZapNet="Method")
+    assert valued(doc) == {("QuillNet", "BarNet", "7.9"), ("QuillNet", "ZapNet", None)}
+
+
+def test_by_itself_belongs_to_the_baseline(nlp):
+    doc = run(nlp, "QuillNet gives a 4% error reduction over the baseline system by itself.")
+    assert valued(doc) == {("QuillNet", "baseline system by itself", "4")}

@@ -27,11 +27,12 @@ class Baseline:
     named: bool  # an entity, rather than the text's own words
 
 
-def _stop_here(tokens: list[Token], i: int, stops: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
-    for stop in stops.get(tokens[i].lower_, ()):
-        if all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(stop)):
-            return True
-    return False
+def _stop_here(tokens: list[Token], i: int, stops: dict[str, tuple[tuple[str, ...], ...]],
+               exceptions: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
+    """Whether a stop sequence begins at token i (and no exception, as "by itself", does)."""
+    def at(seqs: tuple[tuple[str, ...], ...]) -> bool:
+        return any(all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(seq)) for seq in seqs)
+    return at(stops.get(tokens[i].lower_, ())) and not at(exceptions.get(tokens[i].lower_, ()))
 
 
 def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
@@ -118,7 +119,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
                 and low not in c.baseline_heads:
             break  # "over X, enabling ...": a participle clause, not the next item
         inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
-        if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
+        if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops, c.stop_exceptions)):
             break
         if not inside_word and low in c.stops_after_noun and cur and _noun_like(cur[-1], c):
             break  # "models trained on X", but "separately trained models"
@@ -257,7 +258,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         return None
     if c.self_reference.pattern.fullmatch(text):
         return None
-    head = text.rsplit(None, 1)[-1].lower()
+    head = c.trailing_exception.sub("", text).rsplit(None, 1)[-1].lower()  # "the ASR system by itself"
     first = items[0].lower_ if isinstance(items[0], Token) else ""
     if first in c.own_first_words:
         return None  # "the proposed variants"; but "previously proposed techniques" is a baseline

@@ -193,6 +193,8 @@ class Cues:
     not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
     drop_first: frozenset[str]
     stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
+    stop_exceptions: dict[str, tuple[tuple[str, ...], ...]]  # ... and those that do not ("by itself")
+    trailing_exception: re.Pattern  # one of those at the end of a phrase, after its head
     baseline_phrase: re.Pattern  # "state of the art", "SOTA": a phrase holding one is a baseline
     own_words: frozenset[str]  # "our", "we": a phrase with one is the paper's own
     own_first_words: frozenset[str]  # "proposed": first in a phrase, it is the paper's own
@@ -307,6 +309,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
+        stop_exceptions=_by_first_word(data["baseline_stop_exceptions"]),
+        trailing_exception=re.compile(rf"\s+{_alt([re.escape(e) for e in data['baseline_stop_exceptions']])}$", re.I),
         baseline_phrase=re.compile(_words(data["baseline_phrases"]), re.I),
         own_words=frozenset(w.lower() for w in data["own_words"]),
         own_first_words=frozenset(w.lower() for w in data["own_first_words"]),

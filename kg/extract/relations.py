@@ -509,6 +509,8 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
     gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
     for q in gains:
+        if _owned_by_baseline(s, comparisons, q):
+            continue
         nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q, s.text))
         groups[nearest].append(q)
     nexts = _next_starts(s)
@@ -556,6 +558,12 @@ def _paren_after_method(s: Sentence, q: Quantity) -> bool:
     before = s.text[:q.start]
     return bool(re.search(r"\(\s*$", before)) and any(
         re.fullmatch(r"\s*\(\s*", s.text[m.end:q.start]) for m in s.of("Method"))
+
+
+def _owned_by_baseline(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
+    """ "surpassing X's gain of 1.3%": the number is the baseline's own, not a margin over it."""
+    return any(re.fullmatch(r"(?:'|\u2019)s\s+(?:[\w-]+\s+){0,3}?(?:of|at|is|was)\s+(?:only\s+|just\s+)?",
+                            s.text[b.end:q.start]) for comp in comparisons for b in comp.baselines if b.end <= q.start)
 
 
 def _distance(comp: Comparison, q: Quantity, text: str) -> int:
