@@ -215,3 +215,21 @@ def test_the_baselines_own_number_is_no_margin(nlp):
 def test_by_itself_belongs_to_the_baseline(nlp):
     doc = run(nlp, "QuillNet gives a 4% error reduction over the baseline system by itself.")
     assert valued(doc) == {("QuillNet", "baseline system by itself", "4")}
+
+
+# -- the comparison phrasings of the brief, each with its number ----------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet outperforms BarNet by 2.1 points on PTB.", ("BarNet", "2.1")),
+    ("QuillNet has 35% fewer parameters than BarNet.", ("BarNet", "35")),
+    ("QuillNet lowers the error rate by 12% compared to BarNet.", ("BarNet", "12")),
+    ("QuillNet cuts latency by 20% relative to BarNet.", ("BarNet", "20")),
+    ("QuillNet gains 1.2 points over BarNet on PTB.", ("BarNet", "1.2")),
+    ("QuillNet is 2.5x faster than BarNet.", ("BarNet", "2.5")),
+    ("QuillNet achieves a 3.2x speedup over BarNet.", ("BarNet", "3.2")),
+    ("QuillNet improves accuracy by 4 points vs. BarNet.", ("BarNet", "4")),
+    ("QuillNet outperforms the previous state of the art by 1.2 points.", ("previous state of the art", "1.2")),
+    ("QuillNet beats strong baselines by a 3% margin.", ("strong baselines", "3")),
+    ("QuillNet runs faster than fully local inference, by 40%.", ("fully local inference", "40")),
+])
+def test_each_phrasing_gives_the_baseline_and_its_value(nlp, sentence, expected):
+    assert ("QuillNet",) + expected in valued(run(nlp, sentence, BarNet="Method"))
