@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Iterable
 
 from kg import rules
@@ -206,14 +206,27 @@ class Cues:
     not_names: frozenset[str]  # the lexicon's words that are never names ("GPU")
     adjective_suffixes: frozenset[str]  # the lexicon's "-based", "-pretrained": an adjective, not a name
 
+    @cached_property
+    def _needles(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each literal word of the comparison cues with the cues that need
+        it: one pass of substring tests (`in`, a scan in C) answers for all."""
+        by_word: dict[str, list[str]] = {}
+        for name in COMPARISON_CUES:
+            for word in getattr(self, name).needs:
+                by_word.setdefault(word, []).append(name)
+        return tuple((word, tuple(names)) for word, names in by_word.items())
+
     def triggered(self, lowered: str) -> set[str]:
         """The comparison cues (COMPARISON_CUES) that could match this
-        lower-cased text. A sentence with none compares nothing."""
-        return {name for name in COMPARISON_CUES if getattr(self, name).may_match(lowered)}
+        lower-cased text (Cue.may_match for each). A sentence with none
+        compares nothing."""
+        if any(ch in lowered for ch in _FOLDS):
+            return set(COMPARISON_CUES)
+        return {name for word, names in self._needles if word in lowered for name in names}
 
     def any_trigger(self, lowered: str) -> bool:
         """Whether any comparison cue could match this lower-cased text."""
-        return any(getattr(self, name).may_match(lowered) for name in COMPARISON_CUES)
+        return any(word in lowered for word, _ in self._needles) or any(ch in lowered for ch in _FOLDS)
 
 
 def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
