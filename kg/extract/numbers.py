@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from kg import rules
-from kg.extract.scanning import matches_at, occurrences
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import NamedTuple, Sequence
 from spacy.tokens import Doc
 
 from kg.extract.numbers import Quantity, quantities as find_quantities
-from kg.extract.relation_cues import Places
+from kg.extract.relation_cues import Cues, Places
 from kg.nlp.entities import settled_entities
 from kg.nlp.tokens import view_columns
 
@@ -50,9 +50,12 @@ class Sentence:
     doc_text: str
     mentions: list[Mention]
     main: str | None  # the paper's main proposed method
+    cues: Cues  # the relation cues, with the user's rules files
+    proposals: dict[str, str]  # how the text writes each proposed method -> its name
     found_quantities: list[Quantity] | None = None  # see `quantities`
     by_token: dict[int, Mention] = field(default_factory=dict)
     clause_breaks: list[int] | None = None  # filled when first asked for
+    last_proposal: str | None = None  # the proposed method named last before the sentence
     by_label: dict[str, list[Mention]] | None = None  # of()'s answers, made when first asked
 
     def of(self, label: str) -> Sequence[Mention]:
@@ -93,17 +96,19 @@ def doc_mentions(doc: Doc, text: str) -> list[Mention]:
 
 
 def sentence_view(doc: Doc, bounds: tuple[int, int, int, int], doc_text: str, ents: list[Mention],
-                  main: str | None, lower: str | None = None) -> Sentence:
+                  main: str | None, cues: Cues, proposals: dict[str, str] | None = None,
+                  lower: str | None = None) -> Sentence:
     """The sentence of `doc` with `bounds` (first token, end token, start
-    char, end char) and entity mentions `ents`; `lower` is its lower-cased
-    text when the caller has it already."""
+    char, end char) and entity mentions `ents`, read with `cues`; `lower` is
+    its lower-cased text when the caller has it already."""
     start, end, base, end_char = bounds
     mentions = [Mention(m.start - base, m.end - base, m.label, m.name,
                         m.proposed or (m.label == "Method" and m.name == main), m.tok_start, m.tok_end)
                 for m in ents]
     text = doc_text[base:end_char]
     lower = text.lower() if lower is None else lower
-    s = Sentence(doc, start, end, base, end_char, text, lower, Places(text, lower), doc_text, mentions, main)
+    s = Sentence(doc, start, end, base, end_char, text, lower, Places(text, lower), doc_text, mentions, main,
+                 cues, proposals if proposals is not None else ({main: main} if main else {}))
     s.by_token = {m.tok_start: m for m in mentions}
     return s
 

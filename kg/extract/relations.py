@@ -25,11 +25,9 @@ from spacy.tokens import Doc
 
 from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
-from kg.extract.relation_cues import Places, cues
+from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
-
-_CLAUSE_BREAK = re.compile(r"[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b", re.I)
 
 
 @dataclass
@@ -63,10 +61,16 @@ class RelationFinder:
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
         ents = doc_mentions(doc, text)
-        main = _main_proposal(ents, text)
+        c = self.cues
+        main = _main_proposal(ents, text, c)
+        # The ways the text writes its proposals, to find them where no entity span marks them.
+        proposals = {text[m.start:m.end]: m.name for m in ents if m.label == "Method" and m.proposed}
+        if main is not None:
+            proposals.setdefault(main, main)
         starts = [m.tok_start for m in ents]
-        any_trigger = cues().any_trigger
+        any_trigger = c.any_trigger
         found = _Relations()
+        proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
             lo, hi = bisect_left(starts, first), bisect_left(starts, end)
@@ -77,7 +81,9 @@ class RelationFinder:
                 lower = text[char_start:char_end].lower()
                 if not any_trigger(lower):
                     continue  # no entity, and no comparison whose subject could be the proposal
-            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, lower)
+            before = [name for at, name in proposed_at if at < char_start]
+            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
+            s.last_proposal = before[-1] if before else None
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
@@ -104,17 +110,16 @@ def _sentences(doc: Doc) -> Iterator[tuple[int, int, int, int]]:
         first = end
 
 
-_OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)
-
-
-def _main_proposal(ents: list[Mention], text: str) -> str | None:
+def _main_proposal(ents: list[Mention], text: str, c: Cues) -> str | None:
     """The paper's own method: its first proposed Method mention, else the
     first method the text calls its own ("our MambaOut model")."""
+    proposed = [m for m in ents if m.label == "Method" and m.proposed]
+    if proposed:
+        # A name written as one ("Titans", "DEZ") before a phrase in lower case ("hidden state").
+        named = [m for m in proposed if not text[m.start:m.end].islower()]
+        return (named or proposed)[0].name
     for m in ents:
-        if m.label == "Method" and m.proposed:
-            return m.name
-    for m in ents:
-        if m.label == "Method" and _OWN.search(text[max(0, m.start - 20):m.start]):
+        if m.label == "Method" and c.own_before_name.search(text[max(0, m.start - 20):m.start]):
             return m.name
     return None
 
@@ -149,20 +154,19 @@ class _Relations:
 def _clause_start(s: Sentence, pos: int) -> int:
     """Where the clause holding character `pos` begins."""
     if s.clause_breaks is None:
-        s.clause_breaks = _clause_breaks(s.text)
+        s.clause_breaks = _clause_breaks(s.text, s.cues)
     k = bisect_right(s.clause_breaks, pos)
     return s.clause_breaks[k - 1] if k else 0
 
 
-def _clause_breaks(text: str) -> list[int]:
-    """Where a clause of `text` begins: after each ";" or ":" and after each
-    word that opens a clause ("while", "which", ...)."""
-    return [m.end() for m in _CLAUSE_BREAK.finditer(text)]
+def _clause_breaks(text: str, c: Cues) -> list[int]:
+    """Where a clause of `text` begins: after each mark or word of c.clause_break."""
+    return [m.end() for m in c.clause_break.finditer(text)]
 
 
 def _refers_to_proposal(s: Sentence, pos: int) -> bool:
     """ "our method", "we", "it" before character `pos` of the sentence."""
-    c = cues()
+    c = s.cues
     text = s.text[:pos]
     return bool(c.self_reference.search(text, s.places) or c.it_reference.search(text, s.places))
 
@@ -181,15 +185,22 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
         return proposed[-1].name, 0.9
     clause = s.text[start:pos]
     # "our method", "we", "it": found once, both to name the proposal and, below, to rule out others.
-    refs = [r.end() for r in _self_references(clause, s.places, start)]
-    if s.main and (refs or _names(clause, s.main)):
+    refs = [r.end() for r in _self_references(s, clause, start)]
+    written = _written_proposal(s, clause)
+    if written is not None:
+        return written, 0.8
+    if s.main and refs:
+        # "It" stands for the proposal named last before the sentence; "our method" for the paper's.
+        its = s.cues.it_reference.finditer(clause, s.places, start)
+        if s.last_proposal and its and its[-1].end() == refs[-1]:
+            return s.last_proposal, 0.8
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s, start, m)]
     if refs and (not others or start + refs[-1] > others[-1].end):
         return None, 0.0  # "our method" with nothing proposed by name
     if others:
         return others[-1].name, 0.6
-    if s.main and cues().definite_reference.search(clause, s.places, start):
+    if s.main and s.cues.definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
     if whole:
@@ -199,34 +210,39 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     return None, 0.0
 
 
-def _names(text: str, name: str) -> bool:
-    """The proposal's name written in `text`, even where no entity span marks it."""
-    at = text.find(name)
-    return at >= 0 and not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
+def _written_proposal(s: Sentence, clause: str) -> str | None:
+    """The proposal whose name `clause` writes last, even where no entity
+    span marks it ("Titans are more effective than ...")."""
+    best, at_best = None, -1
+    for surface, name in s.proposals.items():
+        at = clause.rfind(surface)
+        if at > at_best and _names(clause, surface, at):
+            best, at_best = name, at
+    return best
 
 
-def _self_references(clause: str, places: Places, start: int) -> list[re.Match]:
+def _names(text: str, name: str, at: int) -> bool:
+    """Whether `name`, found at `at` in `text`, stands there as a whole word."""
+    return not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
+
+
+def _self_references(s: Sentence, clause: str, start: int) -> list[re.Match]:
     """ "our method", "we", "it" in `clause`, the sentence's text from `start` on."""
-    c = cues()
-    return c.self_reference.finditer(clause, places, start) + c.it_reference.finditer(clause, places, start)
+    c = s.cues
+    return c.self_reference.finditer(clause, s.places, start) + c.it_reference.finditer(clause, s.places, start)
 
 
 def _compared_mention(s: Sentence, start: int, m: Mention) -> bool:
     """A method named after "than", "compared to", "unlike", "outperforms": not the subject."""
-    text = s.text
-    before = text[start:m.start]
-    if _YARDSTICK.search(before):
+    c = s.cues
+    before = s.text[start:m.start]
+    # "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
+    if c.yardstick.search(before):
         return True
-    verb = cues().improve_verb.search(before, s.places, start)
-    if verb and re.fullmatch(r"\s*(?:(?:the|all|both|most|strong|existing)\s+)*", before[verb.end():]):
+    verb = c.improve_verb.search(before, s.places, start)
+    if verb and c.verb_object_start.fullmatch(before, verb.end()):
         return True
-    return bool(re.search(r"\b(?:than|compared (?:to|with)|unlike|over|against|versus|vs\.?|like|such as|e\.g\.,?|from|of|to|on|with)\s+(?:the\s+)?$",
-                          text[start:m.start], re.I))
-
-
-# "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
-_YARDSTICK = re.compile(r"\b(?:match(?:es|ed|ing)?|rival(?:s|led|ing)?|on par with|comparable to|competitive with|"
-                        r"as (?:good|well|accurate) as)\b[^,;.]{0,50}$", re.I)
+    return bool(c.compared_before.search(before))
 
 
 # -- improvesOver ----------------------------------------------------------------
@@ -234,7 +250,7 @@ _DIGIT = re.compile(r"\d")  # the digits margin_over's \d matches, Unicode ones 
 
 def _comparisons(s: Sentence) -> list[Comparison]:
     """Every improvement cue of the sentence with its subject and baselines."""
-    c = cues()
+    c = s.cues
     text = s.text
     found: list[Comparison] = []
     if s.main is None and not s.of("Method"):
@@ -243,11 +259,14 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     if not may:
         return found
     starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
-    for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
+    for name in ("improve_verb", "comparative_than", "gain_over", "gain_from", "improve_over"):
         if name in may:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text, s.places)]
     if "margin_over" in may and _DIGIT.search(text):  # a margin is a number: no digit, no scan
-        starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text)]
+        starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text, s.places)]
+        # "by an average of 8% over X"; but "85% over three runs" is a score.
+        starts += [(m.start(), m.end()) for m in c.percent_over.finditer(text, s.places)
+                   if c.gain_before.search(text[max(0, m.start() - 70):m.start()], s.places, max(0, m.start() - 70))]
     if "compared_to" in may:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text, s.places)]
         gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(_is_gain(s, q) for q in s.quantities))
@@ -257,11 +276,26 @@ def _comparisons(s: Sentence) -> list[Comparison]:
                 starts.append((cue_start, other.end()))
             elif gainful:
                 starts.append((cue_start, obj_start))
+    # "comparable accuracy to X, with 10x fewer parameters": X is matched, and beaten on the advantage.
+    parity: set[int] = set()
+    if "parity" in may:
+        for m in c.parity.finditer(text, s.places):
+            parity.add(m.end())
+            starts.append((m.start(), m.end()))
+    # "improves BERT", "enhances existing retrievers": the method improved is the object.
+    direct: set[int] = set()
+    if "improve_object" in may:
+        for m in c.improve_object.finditer(text, s.places):
+            direct.add(m.end())
+            starts.append((m.start(), m.end()))
     # "improves the accuracy of BERT": the method whose result is improved.
     methods = s.of("Method")
     if "improve_of" in may and methods:
         ends = {m.end() for m in c.improve_of.finditer(text, s.places)}
         starts += [(meth.start - 1, meth.start) for meth in methods if meth.start in ends]
+        of_method = {meth.start for meth in methods if meth.start in ends}
+    else:
+        of_method = set()
     starts.sort()
     taken: list[tuple[int, int]] = []
     for cue_start, obj_start in starts:
@@ -270,23 +304,52 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         subject, conf = _subject(s, cue_start)
         if subject is None:
             subject, conf = _fronted_subject(s, cue_start, obj_start)
+        if subject is None and obj_start not in of_method:
+            subject, conf = _reported_subject(s, cue_start)
         if subject is None:
             continue
         baselines = baselines_from(s, obj_start, subject)
-        baselines = [b for b in baselines if b.name != subject]
+        # Not the subject itself, nor the subject's name with kind words ("Starbucks models").
+        baselines = [b for b in baselines if b.name != subject and not b.name.startswith(subject + " ")]
+        if obj_start in direct and baselines and not _direct_object(s, obj_start, baselines[0]):
+            continue
         if not baselines:
             continue
         baselines += _coordinated(s, max(b.end for b in baselines), subject)
         end = max(b.end for b in baselines)
+        if obj_start in parity and not c.advantage.match(text, end):
+            continue  # "on par with X" and no more: X is matched, not beaten
         taken.append((obj_start, end))
         found.append(Comparison(subject, baselines, cue_start, end))
     return found
 
 
+def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
+    """Whether the baseline is the whole object right after an improve verb:
+    "improves [the] pretrained LLMs across ...", not "improves LLM reasoning"
+    (a name cut short) nor "improves the training of LLMs"."""
+    c = s.cues
+    lead_text = s.text[obj_start:b.start]
+    marker = c.example_in.search(lead_text)
+    if marker:
+        # "augmenting prior methods such as A and B": the examples stand for earlier work named.
+        generic = lead_text[:marker.start()].lower().split()
+        generic = [w for w in generic if w not in c.drop_first]
+        return bool(generic) and (generic[0] in c.baseline_modifiers or bool(c.baseline_phrase.search(lead_text)))
+    lead = lead_text.lower().split()
+    if any(w not in c.drop_first for w in lead) or " of " in s.text[b.start:b.end]:
+        return False
+    if not b.named and b.name.split()[0].lower() not in c.baseline_modifiers and not c.baseline_phrase.search(b.name):
+        return False  # "improves the results": no earlier work named
+    if b.named and re.search(r"(?:\b[a-z-]+|\b[A-Z]+)s$", s.text[b.start:b.end]):
+        return False  # "accelerates diffusion models", "enhances SSMs": a kind the method is applied to
+    after = s.text[b.end:].lstrip()
+    word = re.match(r"[\w-]*", after).group().lower()
+    return not after or not after[0].isalnum() or word in c.stops or word in ("and", "or")
+
+
 # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
 _OTHER_SCORE = re.compile(r"\s*(?:only\s+|just\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+(?:for|of|by|from|with)\s+(?:the\s+|a\s+|an\s+)?")
-_LOWER_IS_BETTER = re.compile(
-    r"\b(?:error|miss|wer|cer|ter|eer|fid|kid|perplexity|ppl|loss|latency|time|memory|mse|rmse|mae|distance|cost|energy|bpd|bits?)\b", re.I)
 
 
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
@@ -303,18 +366,16 @@ def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
         return False
     if ours == theirs:
         return False
-    lower_better = bool(_LOWER_IS_BETTER.search(metrics.pop()))
+    lower_better = bool(s.cues.lower_is_better.search(metrics.pop()))
     return (ours < theirs) == lower_better
-
-
-# A comparison written first: "Compared with X, ...", "Against X at equal cost, ...".
-_FRONTED = re.compile(r"^\s*(?:(?:however|moreover|furthermore|in addition|finally|overall|notably|in particular),?\s+)?$", re.I)
 
 
 def _fronted_subject(s: Sentence, cue_start: int, obj_start: int) -> tuple[str | None, float]:
     """The subject of a sentence that opens with its comparison: the proposed
-    method named after the comparison's comma, else the paper's proposal."""
-    if not _FRONTED.match(s.text[:cue_start]) or not cues().compared_to.pattern.match(s.text, cue_start):
+    method named after the comparison's comma, else the paper's proposal:
+    "Compared with X, ...", "However, against X at equal cost, ..."."""
+    c = s.cues
+    if not c.sentence_opener.match(s.text[:cue_start]) or not c.compared_to.pattern.match(s.text, cue_start):
         return None, 0.0
     comma = s.text.find(",", obj_start)
     if comma < 0:
@@ -325,6 +386,27 @@ def _fronted_subject(s: Sentence, cue_start: int, obj_start: int) -> tuple[str |
     if s.main and not after:
         return s.main, 0.6
     return None, 0.0
+
+
+def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
+    """The paper's proposal as the subject of a reported result that names
+    no method: "Experimental results show a 36% reduction compared to X",
+    "Results confirm its efficacy, outperforming X". A finite verb has a
+    subject of its own ("results show that prior methods outperform X",
+    "... show that fine-tuning improved recall over X")."""
+    c = s.cues
+    if s.main is None or any(m.start < cue_start for m in s.of("Method")):
+        return None, 0.0
+    word = re.match(r"[\w-]*", s.text[cue_start:]).group().lower()
+    verbs = (c.improve_verb, c.improve_over, c.improve_object, c.parity)
+    if not word.endswith("ing") and any(v.pattern.match(s.text, cue_start) for v in verbs):
+        return None, 0.0  # a finite verb ("improved the accuracy over X") has a subject of its own
+    if c.comparative_than.pattern.match(s.text, cue_start):
+        return None, 0.0  # "X perform better than Y": a comparative follows a verb with its own subject
+    before = s.text[:cue_start]
+    if not c.evaluation.search(before, s.places) or not c.report_verb.search(before):
+        return None, 0.0  # "results show", "experiments demonstrate": a result reported
+    return s.main, 0.5
 
 
 # "outperforms A by 2.1 points and B by 0.8": what ends one baseline's margin before the next.
@@ -348,7 +430,7 @@ def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
 
 def _is_gain(s: Sentence, q: Quantity) -> bool:
     """A number that says by how much, rather than a score reached."""
-    c = cues()
+    c = s.cues
     if q.from_value is not None:
         return False
     if q.unit == "x" or q.signed or q.gain:
@@ -407,7 +489,9 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
     gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
     for q in gains:
-        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q))
+        if _owned_by_baseline(s, comparisons, q):
+            continue
+        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q, s.text))
         groups[nearest].append(q)
     nexts = _next_starts(s)
     for i, comp in enumerate(comparisons):
@@ -456,10 +540,23 @@ def _paren_after_method(s: Sentence, q: Quantity) -> bool:
         re.fullmatch(r"\s*\(\s*", s.text[m.end:q.start]) for m in s.of("Method"))
 
 
-def _distance(comp: Comparison, q: Quantity) -> int:
+def _owned_by_baseline(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
+    """ "surpassing X's gain of 1.3%": the number is the baseline's own, not a margin over it."""
+    return any(re.fullmatch(r"(?:'|\u2019)s\s+(?:[\w-]+\s+){0,3}?(?:of|at|is|was)\s+(?:only\s+|just\s+)?",
+                            s.text[b.end:q.start]) for comp in comparisons for b in comp.baselines if b.end <= q.start)
+
+
+def _distance(comp: Comparison, q: Quantity, text: str) -> int:
+    """How far a number is from a comparison: 0 inside it, or right before
+    its cue with only words between ("8.6% relative WER reduction over X")."""
     if comp.cue_start <= q.start <= comp.end:
         return 0
+    if q.end <= comp.cue_start and _ADJACENT.fullmatch(text, q.end, comp.cue_start):
+        return 0
     return min(abs(q.start - comp.end), abs(comp.cue_start - q.end))
+
+
+_ADJACENT = re.compile(r"(?:\s+(?:[\w-]+|\([\w-]+\)))(?:\s+(?:[\w-]+|\([\w-]+\))){0,4}\s*|\s*")
 
 
 def _pair(baselines: list[Baseline], qs: list[Quantity], s: Sentence) -> list[tuple[Baseline, Quantity | None]]:
@@ -545,7 +642,7 @@ def _only_dataset(s: Sentence) -> str | None:
 def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
     if not s.of("Metric"):
         return  # a score is always in a metric (_metric_near): without one, no number need be read
-    c = cues()
+    c = s.cues
     nexts = _next_starts(s)
     for q in s.quantities:
         gain = _is_gain(s, q)
@@ -575,7 +672,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
 
 # -- evaluatedOn -----------------------------------------------------------------
 def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
-    c = cues()
+    c = s.cues
     datasets = s.of("Dataset")
     if not datasets:
         return
