@@ -386,6 +386,8 @@ def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
     "by 2% in accuracy", "an FID score of 1.48"."""
     text = s.text
     for m in s.of("Metric"):
+        if q.start < m.start < q.end:
+            return m.name  # the unit is the metric: "141 tokens/s"
         gap = text[m.end:q.start]
         if m.end <= q.start and re.fullmatch(
                 r"\s*(?:\(\w+\)\s*)?(?:scores?|values?|rates?|results?|(?:(?:absolute|relative)\s+)?(?:reductions?|improvements?|gains?|increases?|decreases?|drops?))?"
