@@ -27,6 +27,8 @@ from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
+from kg.extract.results import (baseline_score, efficiency, respective, respective_metric, result_rules,
+                                result_setting)
 from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -63,6 +65,7 @@ class RelationFinder:
     def __init__(self, min_confidence: float = 0.0, rules: Iterable[str] = ()):
         self.min_confidence = min_confidence
         self.cues = cues(rules)
+        self.results = result_rules(rules)
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
@@ -71,6 +74,7 @@ class RelationFinder:
         starts = [m.tok_start for m in ents]
         any_trigger = cues().any_trigger
         found = _Relations()
+        setting = None  # the dataset of the results reported so far (see results.result_setting)
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
             lo, hi = bisect_left(starts, first), bisect_left(starts, end)
@@ -82,11 +86,13 @@ class RelationFinder:
                 if not any_trigger(lower):
                     continue  # no entity, and no comparison whose subject could be the proposal
             s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, lower)
+            s.context_dataset, s.result_rules = setting, self.results
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
             _evaluations(s, comparisons, found)
             _addresses(s, found)
+            setting = result_setting(s, _test_datasets(s), setting)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
 
@@ -405,12 +411,18 @@ def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
 
 
 def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str | None:
-    """The dataset a number was measured on: the only one in the sentence, the
-    only one between this number and the next, or the nearest before it in
-    the clause."""
-    datasets = s.of("Dataset")
+    """The dataset a number was measured on: the one paired with it in order
+    ("85.1% and 78.3% on A and B"), the only one in the sentence, the only
+    one between this number and the next, or the nearest before it in the
+    clause. Training data does not count. A sentence that names no dataset
+    has the one of the results before it (results.result_setting)."""
+    datasets = _test_datasets(s)
     if not datasets:
-        return None
+        return None if s.of("Dataset") else s.context_dataset
+    q = next((q for q in s.quantities if q.start == q_start), None)
+    paired = respective(s, q, "Dataset", s.quantities) if q is not None else None
+    if paired:
+        return paired
     names = {d.name for d in datasets}
     if len(names) == 1:
         return datasets[0].name
@@ -422,6 +434,17 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
     if before and re.search(r"\b(?:on|in|for|over)\s+(?:the\s+)?$", s.text[max(0, before[-1].start - 10):before[-1].start]):
         return before[-1].name
     return None
+
+
+def _test_datasets(s: Sentence) -> list[Mention]:
+    """The datasets of the sentence that results may be measured on: those
+    not named as training data, or, where all are, those trained on (not
+    pre-trained on): "When trained on ImageNet, it reaches an FID of 7.4"."""
+    datasets = s.of("Dataset")
+    tested = [d for d in datasets if not _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start])]
+    if tested or not datasets:
+        return tested
+    return [d for d in datasets if not _PRETRAINED_ON.search(s.text[max(0, d.start - 60):d.start])]
 
 
 def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
@@ -575,7 +598,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         if gain and comparisons:
             continue  # said by how much it beats a baseline: an improvesOver value
         run_end = _run_end(s, q)
-        metric = _metric_near(s, q, run_end)
+        metric = respective_metric(s, q) or _metric_near(s, q, run_end)
         if metric is None and q.from_value is not None:
             # "improves F1 on X from 86% to 87%": the last metric before "from", no number between.
             before = [m for m in s.of("Metric") if m.end <= q.start
@@ -586,11 +609,13 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         achieved = c.achieve_verb.search(s.text[:q.start], s.places)
         if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not achieved:
             continue  # a bare whole number ("3 layers") is rarely a score
+        if baseline_score(s, q, _clause_start(s, q.start)):
+            continue  # "improving over the previous best FID of 18.6": the baseline's
         subject, conf = _subject(s, q.start, [(b.start, b.end) for comp in comparisons for b in comp.baselines])
         if subject is None:
             continue
-        if gain and not re.search(r"speed|faster|accelerat|throughput", metric + s.text[q.end:q.end + 30], re.I):
-            continue  # a margin over something unnamed is not a score reached
+        if gain and not efficiency(s, metric, run_end):
+            continue  # a margin over something unnamed is not a score reached; a speedup is
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
         found.add(s, rel, conf * (0.9 if achieved else 0.75))
@@ -624,6 +649,7 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
         found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
 
 
+_PRETRAINED_ON = re.compile(r"\bpre-?train\w*\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
 _TRAINED_ON = re.compile(r"\b(?:pre-?train\w*|trained)\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
 
 

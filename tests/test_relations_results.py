@@ -1,0 +1,194 @@
+"""Results a leaderboard can use: achieves with its number, metric and
+dataset, on sentences written for these tests (entity spans set by hand, as
+in test_relations.py), and the rule family "results" entry by entry."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import kg.extract.relations  # noqa: F401  registers kg_relations
+from kg.extract.results import result_rules
+from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
+
+INTRO = "We present FooGAN, an image generator. "
+ENTS = {"FooGAN": "Method", "Inception Score": "Metric", "IS": "Metric", "FID": "Metric", "ImageNet": "Dataset"}
+NAMES = {"IS": "Inception Score"}
+
+
+def scores(doc) -> set[tuple]:
+    return {(r["s"], r["metric"], r["value"], r.get("dataset")) for r in rels(doc, "achieves")}
+
+
+# -- another method's score ------------------------------------------------------------
+def test_the_previous_best_is_the_baselines_score(nlp):
+    doc = annotate(nlp, INTRO + "On ImageNet, FooGAN reaches an Inception Score (IS) of 160.2 and FID of 7.9, "
+                   "improving over the previous best IS of 52.1 and FID of 18.2.", ENTS, ("FooGAN",), NAMES)
+    assert scores(doc) == {("FooGAN", "Inception Score", "160.2", "ImageNet"), ("FooGAN", "FID", "7.9", "ImageNet")}
+
+
+@pytest.mark.parametrize("tail", ["compared to 80.3% for BarNet", "up from 80.3% with the baseline",
+                                  "versus 80.3% accuracy of BarNet", "while the baseline's accuracy is 80.3%"])
+def test_a_score_after_a_comparison_is_not_the_subjects(nlp, tail):
+    doc = annotate(nlp, INTRO + f"FooGAN reaches 85.1% accuracy on ImageNet, {tail}.",
+                   {**ENTS, "accuracy": "Metric", "BarNet": "Method"}, ("FooGAN",))
+    assert ("FooGAN", "accuracy", "80.3", "ImageNet") not in scores(doc)
+    assert ("FooGAN", "accuracy", "85.1", "ImageNet") in scores(doc)
+
+
+def test_more_than_is_a_qualifier_not_a_comparison(nlp):
+    doc = annotate(nlp, INTRO + "FooGAN reaches more than 90.5% accuracy on ImageNet.",
+                   {**ENTS, "accuracy": "Metric"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "accuracy", "90.5", "ImageNet")}
+
+
+# -- lists paired in order ----------------------------------------------------------------
+def test_a_list_of_metrics_pairs_with_a_list_of_numbers(nlp):
+    doc = annotate(nlp, INTRO + "On ImageNet FooGAN achieves IS and FID of 232.5 and 8.1 at 256 pixels.",
+                   ENTS, ("FooGAN",), NAMES)
+    assert scores(doc) == {("FooGAN", "Inception Score", "232.5", "ImageNet"), ("FooGAN", "FID", "8.1", "ImageNet")}
+
+
+def test_metrics_written_with_their_abbreviations_pair_with_changes(nlp):
+    doc = annotate(nlp, INTRO + "On ImageNet FooGAN moves the Inception Score (IS) and FID from 52.1 and 18.2 "
+                   "to 160.2 and 7.9 respectively.", ENTS, ("FooGAN",), NAMES)
+    assert scores(doc) == {("FooGAN", "Inception Score", "160.2", "ImageNet"), ("FooGAN", "FID", "7.9", "ImageNet")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "FooNet reaches 85.1% and 78.3% accuracy on Alpha-QA and Beta-QA.",
+    "On Alpha-QA and Beta-QA, FooNet reaches 85.1% and 78.3% accuracy, respectively.",
+    "On the Alpha-QA and Beta-QA sets, FooNet reaches an accuracy of 85.1% (a 2.1% gain) and an accuracy of "
+    "78.3% (a 3.4% gain), respectively.",
+])
+def test_datasets_pair_with_numbers_in_order(nlp, sentence):
+    doc = annotate(nlp, "We propose FooNet, a reader. " + sentence,
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "85.1", "Alpha-QA"), ("FooNet", "accuracy", "78.3", "Beta-QA")}
+
+
+def test_margins_pair_with_datasets_in_order(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet beats BarNet with gains of 0.4% and 0.2% in accuracy "
+                   "on Alpha-QA and Beta-QA, respectively.",
+                   {"FooNet": "Method", "BarNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset",
+                    "Beta-QA": "Dataset"}, ("FooNet",))
+    got = {(r["o"], r["value"], r.get("dataset")) for r in rels(doc, "improvesOver")}
+    assert got == {("BarNet", "0.4", "Alpha-QA"), ("BarNet", "0.2", "Beta-QA")}
+
+
+# -- the dataset of an earlier sentence ------------------------------------------------------
+def test_a_result_without_a_dataset_takes_the_one_of_the_sentence_before(nlp):
+    doc = annotate(nlp, INTRO + "Experiments on the Zeta-500 benchmark are reported. "
+                   "FooGAN reaches an FID of 7.9 at low cost.", {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "Zeta-500")}
+
+
+def test_two_earlier_datasets_leave_the_result_without_one(nlp):
+    doc = annotate(nlp, INTRO + "Experiments on Zeta-500 and Eta-20 are reported. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset", "Eta-20": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+
+
+def test_training_data_named_before_is_not_where_results_were_measured(nlp):
+    doc = annotate(nlp, INTRO + "FooGAN is pre-trained on Zeta-500. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+
+
+def test_trained_on_is_the_dataset_when_no_other_is_named(nlp):
+    doc = annotate(nlp, INTRO + "When trained on ImageNet, FooGAN reaches an FID of 7.9.", ENTS, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "ImageNet")}
+    doc = annotate(nlp, INTRO + "When pre-trained on ImageNet, FooGAN reaches an FID of 7.9.", ENTS, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+
+
+# -- speed, memory and cost ------------------------------------------------------------------
+@pytest.mark.parametrize("sentence, metric, value", [
+    ("FooNet achieves up to a 2.1x FLOPs reduction on Alpha-QA.", "FLOPs", "2.1"),
+    ("FooNet gives a 3.5x speedup on Alpha-QA.", "speedup", "3.5"),
+    ("FooNet reaches 141 tokens/s on Alpha-QA.", "tokens/s", "141"),
+])
+def test_speed_and_cost_are_results_reached(nlp, sentence, metric, value):
+    doc = annotate(nlp, "We propose FooNet, a reader. " + sentence,
+                   {"FooNet": "Method", metric: "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", metric, value, "Alpha-QA")}
+
+
+def test_a_gain_in_a_metric_with_cheaper_words_after_is_no_score(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet gives a 2.3% gain in accuracy with far fewer parameters.",
+                   {"FooNet": "Method", "accuracy": "Metric"}, ("FooNet",))
+    assert scores(doc) == set()
+
+
+def test_a_list_marker_is_no_margin(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. On Alpha-QA FooNet (1) outperforms BarNet with a +1.3 gain in "
+                   "accuracy and (2) runs faster.",
+                   {"FooNet": "Method", "BarNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert {r.get("value") for r in rels(doc, "improvesOver")} == {"1.3"}
+
+
+# -- the rule family, entry by entry ------------------------------------------------------------
+def _example(piece: str) -> str:
+    """A text the regular-expression piece matches: each optional part left out,
+    the first branch of each choice, one letter for each character class."""
+    text = re.sub(r"\(\?:([^()|]*)(?:\|[^()]*)?\)\?", "", piece)  # optional groups: left out
+    text = re.sub(r"\(\?:([^()|]*)(?:\|[^()]*)?\)", r"\1", text)  # choices: the first
+    text = re.sub(r"\[([^\]])[^\]]*\]", r"\1", text)  # a class: its first character
+    text = re.sub(r"\\.\?|.\?", "", text)  # an optional character
+    text = text.replace("\\w*", "").replace("\\s+", " ").replace("\\b", "").replace("\\.", ".")
+    assert re.fullmatch(piece, text, re.I), (piece, text)
+    return text
+
+
+PIECES = result_rules().pieces
+
+
+@pytest.mark.parametrize("piece", PIECES["baseline_score_before"])
+def test_each_baseline_score_cue_gives_the_number_to_the_baseline(nlp, piece):
+    doc = annotate(nlp, INTRO + f"FooGAN reaches an FID of 7.9 on ImageNet, {_example(piece)} FID of 18.2.",
+                   ENTS, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "ImageNet")}, _example(piece)
+
+
+def test_without_a_baseline_cue_both_numbers_are_the_subjects(nlp):
+    doc = annotate(nlp, INTRO + "FooGAN reaches an FID of 7.9 on ImageNet, and FID of 18.2.", ENTS, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "ImageNet"), ("FooGAN", "FID", "18.2", "ImageNet")}
+
+
+@pytest.mark.parametrize("piece", PIECES["efficiency"])
+def test_each_efficiency_word_makes_a_multiplier_a_result(nlp, piece):
+    word = _example(piece)
+    ents = {"FooNet": "Method", "Alpha-QA": "Dataset", "loss": "Metric"}
+    doc = annotate(nlp, f"We propose FooNet, a reader. FooNet gives a 2.5x loss {word} on Alpha-QA.", ents, ("FooNet",))
+    assert scores(doc) == {("FooNet", "loss", "2.5", "Alpha-QA")}, word
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet gives a 2.5x loss gain on Alpha-QA.", ents, ("FooNet",))
+    assert scores(doc) == set()  # a gain in a metric that is no cost, over nothing named
+
+
+@pytest.mark.parametrize("piece", PIECES["respectively"])
+def test_each_respectively_word_pairs_numbers_with_datasets(nlp, piece):
+    doc = annotate(nlp, "We propose FooNet, a reader. On Alpha-QA and Beta-QA, FooNet reaches an accuracy of 85.1% "
+                   f"(a 2.1% gain) and an accuracy of 78.3% (a 3.4% gain), {_example(piece)}.",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "85.1", "Alpha-QA"), ("FooNet", "accuracy", "78.3", "Beta-QA")}
+
+
+def test_without_respectively_numbers_apart_are_not_paired(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. On Alpha-QA and Beta-QA, FooNet reaches an accuracy of 85.1% "
+                   "(a 2.1% gain) and an accuracy of 78.3% (a 3.4% gain).",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
+    assert {r.get("dataset") for r in rels(doc, "achieves")} == {None}
+
+
+@pytest.mark.parametrize("piece", PIECES["result_openers"])
+def test_each_result_opener_carries_its_dataset_to_later_results(nlp, piece):
+    doc = annotate(nlp, INTRO + f"Zeta-500 is our {_example(piece)} set. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "Zeta-500")}, _example(piece)
+
+
+def test_without_a_result_word_the_dataset_is_not_carried(nlp):
+    doc = annotate(nlp, INTRO + "Zeta-500 is a set of photos. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
