@@ -192,3 +192,11 @@ def test_without_a_result_word_the_dataset_is_not_carried(nlp):
     doc = annotate(nlp, INTRO + "Zeta-500 is a set of photos. FooGAN reaches an FID of 7.9.",
                    {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
     assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+
+
+def test_numbers_listed_with_a_margin_are_margins_too(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. BarNet shows improvements of 0.3% and 0.2% in CER on "
+                   "Alpha-QA and Beta-QA, respectively.",
+                   {"FooNet": "Method", "BarNet": "Method", "CER": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
+                   ("FooNet",))
+    assert rels(doc, "achieves") == []
