@@ -200,3 +200,23 @@ def test_numbers_listed_with_a_margin_are_margins_too(nlp):
                    {"FooNet": "Method", "BarNet": "Method", "CER": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
                    ("FooNet",))
     assert rels(doc, "achieves") == []
+
+
+# -- whose result ------------------------------------------------------------------------------
+def test_without_a_proposal_the_one_method_named_has_the_results(nlp):
+    doc = annotate(nlp, "We study pruning. We reach 81.7% accuracy on ImageNet with a pruned FooNet-L3.",
+                   {"FooNet-L3": "Method", "accuracy": "Metric", "ImageNet": "Dataset"})
+    assert scores(doc) == {("FooNet-L3", "accuracy", "81.7", "ImageNet")}
+    assert {(r["s"], r["o"]) for r in rels(doc, "evaluatedOn")} == {("FooNet-L3", "ImageNet")}
+
+
+def test_without_a_proposal_two_methods_leave_the_result_unowned(nlp):
+    doc = annotate(nlp, "We study pruning. We reach 81.7% accuracy on ImageNet with FooNet-L3 and BarNet.",
+                   {"FooNet-L3": "Method", "BarNet": "Method", "accuracy": "Metric", "ImageNet": "Dataset"})
+    assert scores(doc) == set()
+
+
+def test_a_result_on_a_dataset_of_an_earlier_sentence_is_an_evaluation_on_it(nlp):
+    doc = annotate(nlp, INTRO + "Experiments on the Zeta-500 benchmark are reported. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert ("FooGAN", "Zeta-500") in {(r["s"], r["o"]) for r in rels(doc, "evaluatedOn")}

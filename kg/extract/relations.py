@@ -93,6 +93,7 @@ class RelationFinder:
             _evaluations(s, comparisons, found)
             _addresses(s, found)
             setting = result_setting(s, _test_datasets(s), setting)
+        _evaluations_of_results(found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
 
@@ -619,7 +620,10 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             continue  # a bare whole number ("3 layers") is rarely a score
         if baseline_score(s, q, _clause_start(s, q.start)):
             continue  # "improving over the previous best FID of 18.6": the baseline's
-        subject, conf = _subject(s, q.start, [(b.start, b.end) for comp in comparisons for b in comp.baselines])
+        excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
+        subject, conf = _subject(s, q.start, excluded)
+        if subject is None:
+            subject, conf = _sole_method(s, excluded)
         if subject is None:
             continue
         if gain and not efficiency(s, metric, run_end):
@@ -627,6 +631,16 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
         found.add(s, rel, conf * (0.9 if achieved else 0.75))
+
+
+def _sole_method(s: Sentence, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
+    """In a paper that proposes nothing, the one method a sentence names is
+    what its results are of: "we reach 81.7% accuracy on ImageNet with a
+    pruned PlainMamba-L3" (the authors apply it)."""
+    if s.main is not None:
+        return None, 0.0
+    names = {m.name for m in s.of("Method") if all(m.end <= a or m.start >= b for a, b in excluded)}
+    return (names.pop(), 0.55) if len(names) == 1 else (None, 0.0)
 
 
 # -- evaluatedOn -----------------------------------------------------------------
@@ -658,6 +672,16 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
 
 
 _PRETRAINED_ON = re.compile(r"\bpre-?train\w*\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
+def _evaluations_of_results(found: _Relations) -> None:
+    """A score or a margin on a dataset says the method was evaluated on it."""
+    for rel in found.items():
+        if rel["p"] in ("achieves", "improvesOver") and rel.get("dataset") and rel.get("value"):
+            key = (rel["s"], "evaluatedOn", rel["dataset"], None, None, None)
+            if key not in found.by_key:
+                found.by_key[key] = {"s": rel["s"], "p": "evaluatedOn", "o": rel["dataset"],
+                                     "span": rel["span"], "confidence": rel["confidence"]}
+
+
 _TRAINED_ON = re.compile(r"\b(?:pre-?train\w*|trained)\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
 
 
