@@ -119,3 +119,14 @@ def test_from_two_values_to_two_values_is_two_changes():
 def test_rate_units(text, value, unit):
     q = only(text)
     assert (q.value, q.unit) == (value, unit)
+
+
+@pytest.mark.parametrize("text, value, unit", [
+    ("FooNet reaches 39.75 +/- 0.34% top-1 accuracy.", "39.75", "%"),
+    ("FooNet reaches 85.3 \u00b1 0.2 F1.", "85.3", None),
+    ("FooNet reaches 85.3\u00b10.2% F1.", "85.3", "%"),
+    ("FooNet reaches 85.3% (\u00b10.2) F1.", "85.3", "%"),
+])
+def test_a_spread_is_no_number_of_its_own(text, value, unit):
+    q = only(text)
+    assert (q.value, q.unit) == (value, unit)

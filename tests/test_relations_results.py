@@ -220,3 +220,9 @@ def test_a_result_on_a_dataset_of_an_earlier_sentence_is_an_evaluation_on_it(nlp
     doc = annotate(nlp, INTRO + "Experiments on the Zeta-500 benchmark are reported. FooGAN reaches an FID of 7.9.",
                    {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
     assert ("FooGAN", "Zeta-500") in {(r["s"], r["o"]) for r in rels(doc, "evaluatedOn")}
+
+
+def test_without_a_proposal_a_method_of_another_clause_has_no_result(nlp):
+    doc = annotate(nlp, "We study retrieval. Our index gives up to 90.2% recall on Alpha-QA; a reranker builds on FooNet.",
+                   {"FooNet": "Method", "recall": "Metric", "Alpha-QA": "Dataset"})
+    assert scores(doc) == set()
