@@ -226,3 +226,17 @@ def test_without_a_proposal_a_method_of_another_clause_has_no_result(nlp):
     doc = annotate(nlp, "We study retrieval. Our index gives up to 90.2% recall on Alpha-QA; a reranker builds on FooNet.",
                    {"FooNet": "Method", "recall": "Metric", "Alpha-QA": "Dataset"})
     assert scores(doc) == set()
+
+
+def test_scores_in_brackets_after_their_metrics_share_the_dataset_after_them(nlp):
+    doc = annotate(nlp, "We propose FooNet, a ranker. FooNet reaches the best NDCG@10 (0.7225) and MAP (0.5121) on "
+                   "Alpha-QA, while it trails on Beta-QA.",
+                   {"FooNet": "Method", "NDCG@10": "Metric", "MAP": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
+                   ("FooNet",))
+    assert scores(doc) == {("FooNet", "NDCG@10", "0.7225", "Alpha-QA"), ("FooNet", "MAP", "0.5121", "Alpha-QA")}
+
+
+def test_a_margin_in_brackets_after_a_metric_is_not_a_score_in_it(nlp):
+    doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet gives a 2.26x speedup (9.4% improvement).",
+                   {"FooNet": "Method", "speedup": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "speedup", "2.26", "Alpha-QA")}

@@ -28,7 +28,7 @@ from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import (baseline_score, efficiency, respective, respective_metric, result_rules,
-                                result_setting)
+                                result_setting, score_list)
 from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -400,6 +400,8 @@ def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
     """The metric a number is stated in: "22.3% WER", "WER of 22.3%",
     "by 2% in accuracy", "an FID score of 1.48"."""
     text = s.text
+    # "NDCG@10 (0.7225)": a number alone in brackets after its metric.
+    bracketed = text[q.end:q.end + 3].lstrip().startswith(")")
     for m in s.of("Metric"):
         if q.start < m.start < q.end:
             return m.name  # the unit is the metric: "141 tokens/s"
@@ -408,7 +410,7 @@ def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
                 r"\s*(?:\(\w+\)\s*)?(?:scores?|values?|rates?|results?|(?:(?:absolute|relative)\s+)?(?:reductions?|improvements?|gains?|increases?|decreases?|drops?))?"
                 r"\s*(?:of|=|:|is|was|reaches|reached|at|to|by|as high as|as low as|as)?"
                 r"\s*(?:only|just|up to|over|about|around|nearly|almost|approximately|more than|less than|a|an|an average of|on average|~)?\s*(?:the\s+)?",
-                gap, re.I):
+                gap, re.I) or (bracketed and re.fullmatch(r"\s*\(\s*", gap)):
             return m.name
         after = text[run_end:m.start]
         if m.start >= run_end and re.fullmatch(
@@ -435,6 +437,10 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
     names = {d.name for d in datasets}
     if len(names) == 1:
         return datasets[0].name
+    if q is not None:
+        # "NDCG@10 (0.72) and MAP (0.51) on TREC DL": the dataset after a list is each number's.
+        last = score_list(s, q)[-1]
+        q_end, next_start = last.end, _next_starts(s).get(last.start, next_start)
     after = {d.name for d in datasets if q_end <= d.start < next_start}
     if after:
         return after.pop() if len(after) == 1 else None

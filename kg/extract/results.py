@@ -92,10 +92,29 @@ def _listed(s: Sentence, q: Quantity) -> list[Quantity]:
     qs = s.quantities
     k = qs.index(q)
     chain = [q]
-    while k > 0 and _LIST_LINK.fullmatch(s.text[qs[k - 1].end:qs[k].start]):
+    while k > 0 and _LIST_LINK.fullmatch(_unbracketed(s.text[qs[k - 1].end:qs[k].start])):
         k -= 1
         chain.insert(0, qs[k])
     return chain
+
+
+def score_list(s: Sentence, q: Quantity) -> list[Quantity]:
+    """The whole list `q` is in: "NDCG@10 (0.72) and MAP (0.51) on TREC"."""
+    qs = s.quantities
+    chain = _listed(s, q)
+    k = qs.index(q)
+    while k + 1 < len(qs) and _LIST_LINK.fullmatch(_unbracketed(s.text[qs[k].end:qs[k + 1].start])):
+        k += 1
+        chain.append(qs[k])
+    return chain
+
+
+def _unbracketed(between: str) -> str:
+    """The words between two numbers each in brackets after its metric, as
+    if written with "of": ") and MAP (" -> " and MAP of "."""
+    if re.match(r"\s*\)", between) and re.search(r"\(\s*$", between):
+        return re.sub(r"\(\s*$", " of ", re.sub(r"^\s*\)", " ", between))
+    return between
 
 
 def _previous_end(s: Sentence, q: Quantity) -> int:
