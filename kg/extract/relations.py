@@ -441,6 +441,7 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
         # "NDCG@10 (0.72) and MAP (0.51) on TREC DL": the dataset after a list is each number's.
         last = score_list(s, q)[-1]
         q_end, next_start = last.end, _next_starts(s).get(last.start, next_start)
+    next_start = min(next_start, _clause_end(s, q_end))
     after = {d.name for d in datasets if q_end <= d.start < next_start}
     if after:
         return after.pop() if len(after) == 1 else None
@@ -449,6 +450,13 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
     if before and re.search(r"\b(?:on|in|for|over)\s+(?:the\s+)?$", s.text[max(0, before[-1].start - 10):before[-1].start]):
         return before[-1].name
     return None
+
+
+def _clause_end(s: Sentence, pos: int) -> int:
+    """Where the clause holding character `pos` ends: the next clause break ("while", ";")."""
+    _clause_start(s, pos)  # fills s.clause_breaks
+    k = bisect_right(s.clause_breaks, pos)
+    return s.clause_breaks[k] if k < len(s.clause_breaks) else len(s.text)
 
 
 def _test_datasets(s: Sentence) -> list[Mention]:
