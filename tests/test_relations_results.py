@@ -130,15 +130,43 @@ def test_a_list_marker_is_no_margin(nlp):
 
 # -- the rule family, entry by entry ------------------------------------------------------------
 def _example(piece: str) -> str:
-    """A text the regular-expression piece matches: each optional part left out,
-    the first branch of each choice, one letter for each character class."""
-    text = re.sub(r"\(\?:([^()|]*)(?:\|[^()]*)?\)\?", "", piece)  # optional groups: left out
-    text = re.sub(r"\(\?:([^()|]*)(?:\|[^()]*)?\)", r"\1", text)  # choices: the first
-    text = re.sub(r"\[([^\]])[^\]]*\]", r"\1", text)  # a class: its first character
-    text = re.sub(r"\\.\?|.\?", "", text)  # an optional character
-    text = text.replace("\\w*", "").replace("\\s+", " ").replace("\\b", "").replace("\\.", ".")
+    """The shortest plain text the regular-expression piece matches, written
+    from re's parse of it: each repeat as few times as it may, the first
+    branch of each choice, a letter for a word character, a space for a space."""
+    text = _written(re._parser.parse(piece, re.I))
     assert re.fullmatch(piece, text, re.I), (piece, text)
     return text
+
+
+def _written(parsed) -> str:
+    out = []
+    for op, av in parsed:
+        name = str(op)
+        if name == "LITERAL":
+            out.append(chr(av))
+        elif name in ("NOT_LITERAL", "ANY"):
+            out.append("a")
+        elif name == "IN":
+            out.append(_member(av))
+        elif name == "BRANCH":
+            out.append(_written(av[1][0]))
+        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
+            out.append(_written(av[-1]))
+        elif name.endswith("REPEAT"):
+            out.append(_written(av[2]) * av[0])
+    return "".join(out)
+
+
+def _member(items) -> str:
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            return chr(av)
+        if name == "RANGE":
+            return chr(av[0])
+        if name == "CATEGORY":
+            return " " if "SPACE" in str(av) else "1" if "DIGIT" in str(av) else "a"
+    return "a"
 
 
 PIECES = result_rules().pieces
@@ -240,3 +268,40 @@ def test_a_margin_in_brackets_after_a_metric_is_not_a_score_in_it(nlp):
     doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet gives a 2.26x speedup (9.4% improvement).",
                    {"FooNet": "Method", "speedup": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
     assert scores(doc) == {("FooNet", "speedup", "2.26", "Alpha-QA")}
+
+
+def test_a_proposed_method_named_after_for_owns_the_number(nlp):
+    doc = annotate(nlp, "We propose FooNet-8B and FooNet-70B, two decoders. Our method reaches 141 tokens/s for "
+                   "FooNet-8B and 129 tokens/s for FooNet-70B on Alpha-QA.",
+                   {"FooNet-8B": "Method", "FooNet-70B": "Method", "tokens/s": "Metric", "Alpha-QA": "Dataset"},
+                   ("FooNet-8B", "FooNet-70B"))
+    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "129", "Alpha-QA")}
+
+
+def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
+    doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 36.3% in Insertion "
+                   "and 39.6% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))
+    assert scores(doc) == set()
+
+
+def test_a_gain_word_after_the_metric_makes_a_margin(nlp):
+    doc = annotate(nlp, "We propose FooNet, a recogniser. FooNet brings a 12.2% word error rate reduction on average.",
+                   {"FooNet": "Method", "word error rate": "Metric"}, ("FooNet",))
+    assert scores(doc) == set()
+
+
+def test_each_number_of_a_list_keeps_its_own_dataset(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet reaches 85.1% accuracy on Alpha-QA, and 78.3% accuracy on "
+                   "Beta-QA.", {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
+                   ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "85.1", "Alpha-QA"), ("FooNet", "accuracy", "78.3", "Beta-QA")}
+
+
+@pytest.mark.parametrize("piece", PIECES["yardsticks"])
+def test_each_yardstick_makes_a_multiplier_relative_to_it(nlp, piece):
+    ents = {"FooNet": "Method", "BarNet": "Method", "speedup": "Metric"}
+    doc = annotate(nlp, f"We propose FooNet, a decoder. FooNet is {_example(piece)} BarNet in quality, with a 10x speedup.",
+                   ents, ("FooNet",))
+    assert scores(doc) == set(), _example(piece)
+    doc = annotate(nlp, "We propose FooNet, a decoder. FooNet is small, with a 10x speedup.", ents, ("FooNet",))
+    assert scores(doc) == {("FooNet", "speedup", "10", None)}

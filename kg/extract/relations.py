@@ -27,8 +27,8 @@ from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
-from kg.extract.results import (baseline_score, efficiency, respective, respective_metric, result_rules,
-                                result_setting, score_list)
+from kg.extract.results import (baseline_score, efficiency, for_method, measured_against, respective,
+                                respective_metric, result_rules, result_setting, score_list)
 from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -379,8 +379,11 @@ def _is_gain(s: Sentence, q: Quantity) -> bool:
     numbers listed with one are too ("improvements of 0.3% and 0.2%")."""
     if _gain_by_itself(s, q):
         return True
-    run = next((r for r in runs(s.text, s.quantities) if q in r), [q]) if q in s.quantities else [q]
-    return any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in run)
+    if q not in s.quantities:
+        return False
+    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    listed = run if len(run) > 1 else score_list(s, q)
+    return any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in listed)
 
 
 def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
@@ -393,7 +396,9 @@ def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
     after = s.text[q.end:q.end + 40]
     if c.gain_before.search(s.text[window:q.start], s.places, window) or c.gain_after.match(after):
         return True
-    return False
+    # "a 12.2% word error rate reduction": the gain word after the metric's name.
+    metric = next((m for m in s.of("Metric") if m.start >= q.end and not s.text[q.end:m.start].strip()), None)
+    return bool(metric and c.gain_after.match(s.text[metric.end:metric.end + 40]))
 
 
 def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
@@ -437,12 +442,13 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
     names = {d.name for d in datasets}
     if len(names) == 1:
         return datasets[0].name
-    if q is not None:
-        # "NDCG@10 (0.72) and MAP (0.51) on TREC DL": the dataset after a list is each number's.
-        last = score_list(s, q)[-1]
-        q_end, next_start = last.end, _next_starts(s).get(last.start, next_start)
     next_start = min(next_start, _clause_end(s, q_end))
     after = {d.name for d in datasets if q_end <= d.start < next_start}
+    if not after and q is not None:
+        # "NDCG@10 (0.72) and MAP (0.51) on TREC DL": the dataset after a list is each number's.
+        last = score_list(s, q)[-1]
+        q_end, next_start = last.end, min(_next_starts(s).get(last.start, next_start), _clause_end(s, last.end))
+        after = {d.name for d in datasets if q_end <= d.start < next_start}
     if after:
         return after.pop() if len(after) == 1 else None
     start = _clause_start(s, q_start)
@@ -638,10 +644,13 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         subject, conf = _subject(s, q.start, excluded)
         if subject is None:
             subject, conf = _sole_method(s, q, excluded)
+        named = for_method(s, run_end)
+        if named is not None:
+            subject, conf = named.name, 0.8  # "141 tokens/s for FooNet-8B and 129 tokens/s for FooNet-70B"
         if subject is None:
             continue
-        if gain and not efficiency(s, metric, run_end):
-            continue  # a margin over something unnamed is not a score reached; a speedup is
+        if gain and (not efficiency(s, metric, run_end) or measured_against(s, _clause_start(s, q.start), q)):
+            continue  # a margin over something unnamed is not a score reached; a speedup is, unless it is over a yardstick
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
         found.add(s, rel, conf * (0.9 if achieved else 0.75))

@@ -36,6 +36,7 @@ class ResultRules:
     baseline_score: re.Pattern  # ends where the number begins: "... the previous best IS of "
     efficiency: re.Pattern
     respectively: re.Pattern
+    yardstick: re.Pattern
     result_opener: re.Pattern
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
@@ -55,6 +56,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
             r"(?:only\s+|just\s+|about\s+|around\s+)?~?$", re.I),
         efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
         respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
+        yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
         result_opener=re.compile(rf"\b{_alt(data['result_openers'])}", re.I),
         pieces={k: list(v) for k, v in data.items()},
     )
@@ -83,8 +85,12 @@ _QUALIFIER = re.compile(r"than\s*~?", re.I)  # "more than 90%"
 
 
 # Between two numbers of one list: "and", a comma, and maybe the next one's metric ("and FID of").
-_LIST_LINK = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+)(?:(?:(?:an?|the)\s+)?[^\s\d.,;:()]+(?:\s+[^\s\d.,;:()]+){0,3}?"
-                        r"\s*(?:\([^()]{1,12}\)\s*)?(?:of|at|=|:)\s+)?", re.I)
+_LIST_LINK = re.compile(
+    # "52.5 and 18.6", "IS of 52.5 and FID of 18.6": the next number's metric before it
+    r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+)(?:(?:(?:an?|the)\s+)?[^\s\d.,;:()]+(?:\s+[^\s\d.,;:()]+){0,3}?"
+    r"\s*(?:\([^()]{1,12}\)\s*)?(?:of|at|=|:)\s+)?"
+    # "36.3% in Insertion and 39.6% in Deletion": each number's metric after it
+    r"|\s*in\s+(?:the\s+)?[^\s\d.,;:()]+(?:\s+[^\s\d.,;:()]+){0,3}?\s*(?:,\s*(?:and\s+)?|and\s+)", re.I)
 
 
 def _listed(s: Sentence, q: Quantity) -> list[Quantity]:
@@ -201,6 +207,24 @@ def efficiency(s: Sentence, metric: str, run_end: int) -> bool:
 
 
 _NEXT_WORDS = re.compile(r"\s*[^\s,;:()]+(?:\s+[^\s,;:()]+)?")
+
+
+def measured_against(s: Sentence, clause_start: int, q: Quantity) -> bool:
+    """ "comparable performance to BarNet, with more than 10x speedup": the
+    clause names a yardstick, and the multiplier is relative to it."""
+    return bool(rules_of(s).yardstick.search(s.text, clause_start, q.start))
+
+
+def for_method(s: Sentence, run_end: int) -> Mention | None:
+    """ "141 tokens/s for FooNet-8B": a proposed method named right after a
+    number and its metric, with "for"; the number is its result."""
+    m = _FOR.match(s.text, run_end)
+    if not m:
+        return None
+    return next((x for x in s.of("Method") if x.start == m.end() and x.proposed), None)
+
+
+_FOR = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,2}?for\s+(?:the\s+)?", re.I)
 
 
 # -- the dataset of an earlier sentence -------------------------------------------------
