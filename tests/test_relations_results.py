@@ -305,3 +305,13 @@ def test_each_yardstick_makes_a_multiplier_relative_to_it(nlp, piece):
     assert scores(doc) == set(), _example(piece)
     doc = annotate(nlp, "We propose FooNet, a decoder. FooNet is small, with a 10x speedup.", ents, ("FooNet",))
     assert scores(doc) == {("FooNet", "speedup", "10", None)}
+
+
+@pytest.mark.parametrize("sentence", [
+    "FooNet gives a 36% memory reduction on Alpha-QA.",
+    "FooNet reduces the memory by 4x on Alpha-QA.",
+])
+def test_a_change_in_cost_is_no_figure_of_its_own(nlp, sentence):
+    doc = annotate(nlp, "We propose FooNet, a reader. " + sentence,
+                   {"FooNet": "Method", "memory": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == set()

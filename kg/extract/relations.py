@@ -649,7 +649,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             subject, conf = named.name, 0.8  # "141 tokens/s for FooNet-8B and 129 tokens/s for FooNet-70B"
         if subject is None:
             continue
-        if gain and (not efficiency(s, metric, run_end) or measured_against(s, _clause_start(s, q.start), q)):
+        if gain and (not efficiency(s, q, metric, run_end) or measured_against(s, _clause_start(s, q.start), q)):
             continue  # a margin over something unnamed is not a score reached; a speedup is, unless it is over a yardstick
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
