@@ -315,3 +315,24 @@ def test_a_change_in_cost_is_no_figure_of_its_own(nlp, sentence):
     doc = annotate(nlp, "We propose FooNet, a reader. " + sentence,
                    {"FooNet": "Method", "memory": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
     assert scores(doc) == set()
+
+
+def test_an_average_over_several_datasets_is_no_score_on_one(nlp):
+    doc = annotate(nlp, "We propose FooNet, a solver. FooNet reaches an average accuracy of 45.7% across four math "
+                   "benchmarks (Alpha-QA and others).",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "45.7", None)}
+
+
+@pytest.mark.parametrize("piece", PIECES["averaged_over"])
+def test_each_averaging_phrase_leaves_the_dataset_out(nlp, piece):
+    doc = annotate(nlp, f"We propose FooNet, a solver. On Alpha-QA FooNet reaches 45.7% accuracy {_example(piece)}.",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "45.7", None)}, _example(piece)
+
+
+def test_a_speed_takes_no_dataset_from_an_earlier_sentence(nlp):
+    doc = annotate(nlp, "We propose FooNet, a pruner. Experiments on Alpha-QA are reported. FooNet gives a 1.9x "
+                   "throughput gain on one GPU.", {"FooNet": "Method", "throughput": "Metric", "Alpha-QA": "Dataset"},
+                   ("FooNet",))
+    assert scores(doc) == {("FooNet", "throughput", "1.9", None)}

@@ -27,8 +27,8 @@ from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
-from kg.extract.results import (baseline_score, efficiency, for_method, measured_against, respective,
-                                respective_metric, result_rules, result_setting, score_list)
+from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
+                                respective, respective_metric, result_rules, result_setting, score_list)
 from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -652,6 +652,8 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         if gain and (not efficiency(s, q, metric, run_end) or measured_against(s, _clause_start(s, q.start), q)):
             continue  # a margin over something unnamed is not a score reached; a speedup is, unless it is over a yardstick
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
+        if averaged(s, run_end) or (not s.of("Dataset") and cost_figure(s, metric, run_end)):
+            dataset = None  # an average over several datasets; a speed measured on hardware
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
         found.add(s, rel, conf * (0.9 if achieved else 0.75))
 

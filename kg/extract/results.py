@@ -37,6 +37,7 @@ class ResultRules:
     efficiency: re.Pattern
     respectively: re.Pattern
     yardstick: re.Pattern
+    averaged: re.Pattern  # matched right after a number's metric words
     result_opener: re.Pattern
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
@@ -57,6 +58,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
         respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
         yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
+        averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['averaged_over'])}\b", re.I),
         result_opener=re.compile(rf"\b{_alt(data['result_openers'])}", re.I),
         pieces={k: list(v) for k, v in data.items()},
     )
@@ -232,6 +234,20 @@ def for_method(s: Sentence, run_end: int) -> Mention | None:
 
 
 _FOR = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,2}?for\s+(?:the\s+)?", re.I)
+
+
+def averaged(s: Sentence, run_end: int) -> bool:
+    """ "an average accuracy of 45.7% across four benchmarks (A, B)": a
+    number over several datasets is no score on any one of them."""
+    return bool(rules_of(s).averaged.match(s.text, run_end))
+
+
+def cost_figure(s: Sentence, metric: str, run_end: int) -> bool:
+    """A figure of speed, memory or cost ("1.9x throughput"): it depends on
+    the hardware more than on a dataset named sentences before."""
+    pattern = rules_of(s).efficiency
+    after = _NEXT_WORDS.match(s.text, run_end)
+    return bool(pattern.search(metric) or (after and pattern.search(after.group())))
 
 
 # -- the dataset of an earlier sentence -------------------------------------------------
