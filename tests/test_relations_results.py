@@ -336,3 +336,32 @@ def test_a_speed_takes_no_dataset_from_an_earlier_sentence(nlp):
                    "throughput gain on one GPU.", {"FooNet": "Method", "throughput": "Metric", "Alpha-QA": "Dataset"},
                    ("FooNet",))
     assert scores(doc) == {("FooNet", "throughput", "1.9", None)}
+
+
+# -- training data is no test set ------------------------------------------------------------------
+def evaluations(doc) -> set[tuple]:
+    return {(r["s"], r["o"]) for r in rels(doc, "evaluatedOn")}
+
+
+READER = {"FooNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+
+
+@pytest.mark.parametrize("piece", PIECES["training_words"])
+def test_each_training_word_makes_the_dataset_after_it_training_data(nlp, piece):
+    text = "We propose FooNet, a reader. In our experiments FooNet uses {}data from Alpha-QA."
+    doc = annotate(nlp, text.format(_example(piece) + " "), READER, ("FooNet",))
+    assert evaluations(doc) == set(), _example(piece)
+    assert evaluations(annotate(nlp, text.format(""), READER, ("FooNet",))) == {("FooNet", "Alpha-QA")}
+
+
+@pytest.mark.parametrize("piece", PIECES["test_words"])
+def test_each_test_word_after_training_makes_a_test_set_again(nlp, piece):
+    doc = annotate(nlp, "We propose FooNet, a reader. In our work FooNet uses training data from Beta-QA and "
+                   f"{_example(piece)} data from Alpha-QA.", READER, ("FooNet",))
+    assert evaluations(doc) == {("FooNet", "Alpha-QA")}, _example(piece)
+
+
+def test_what_a_model_is_trained_for_is_what_it_is_tested_on(nlp):
+    doc = annotate(nlp, "We propose FooNet, a tokenizer. We use FooNet to train generators for Alpha-QA generation "
+                   "in our experiments.", READER, ("FooNet",))
+    assert evaluations(doc) == {("FooNet", "Alpha-QA")}

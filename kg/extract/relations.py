@@ -28,7 +28,8 @@ from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
-                                respective, respective_metric, result_rules, result_setting, score_list)
+                                named_for_training, respective, respective_metric, result_rules, result_setting,
+                                score_list)
 from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -679,7 +680,7 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
     evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
-        if _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start]):
+        if _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start]) or named_for_training(s, _clause_start(s, d.start), d):
             continue  # training data, not a test
         subject, conf = _subject(s, d.start, excluded)
         if subject is not None and s.main is not None and subject != s.main \

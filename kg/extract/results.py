@@ -38,6 +38,8 @@ class ResultRules:
     respectively: re.Pattern
     yardstick: re.Pattern
     averaged: re.Pattern  # matched right after a number's metric words
+    training: re.Pattern
+    testing: re.Pattern
     result_opener: re.Pattern
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
@@ -58,6 +60,8 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
         respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
         yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
+        training=re.compile(rf"\b{_alt(data['training_words'])}", re.I),
+        testing=re.compile(rf"\b{_alt(data['test_words'])}", re.I),
         averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['averaged_over'])}\b", re.I),
         result_opener=re.compile(rf"\b{_alt(data['result_openers'])}", re.I),
         pieces={k: list(v) for k, v in data.items()},
@@ -248,6 +252,21 @@ def cost_figure(s: Sentence, metric: str, run_end: int) -> bool:
     pattern = rules_of(s).efficiency
     after = _NEXT_WORDS.match(s.text, run_end)
     return bool(pattern.search(metric) or (after and pattern.search(after.group())))
+
+
+def named_for_training(s: Sentence, clause_start: int, d: Mention) -> bool:
+    """ "the training triples of the MSMARCO collection", "to train FooNet,
+    we curate a set from MS MARCO": a word of training before the dataset
+    in its clause (or within 100 characters), with no word of testing
+    after it."""
+    window = s.text[max(clause_start, d.start - 100):d.start]
+    r = rules_of(s)
+    trained = list(r.training.finditer(window))
+    # "train DiTs for ImageNet generation": what a model is trained for is what it is tested on.
+    return bool(trained) and not r.testing.search(window, trained[-1].end()) and bool(_DATA_OF.search(window))
+
+
+_DATA_OF = re.compile(r"\b(?:of|from|on|in|with|using)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}?$", re.I)
 
 
 # -- the dataset of an earlier sentence -------------------------------------------------
