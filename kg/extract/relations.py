@@ -471,7 +471,7 @@ def _test_datasets(s: Sentence) -> list[Mention]:
     not named as training data, or, where all are, those trained on (not
     pre-trained on): "When trained on ImageNet, it reaches an FID of 7.4"."""
     datasets = s.of("Dataset")
-    tested = [d for d in datasets if not _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start])]
+    tested = [d for d in datasets if not _training_data(s, d)]
     if tested or not datasets:
         return tested
     return [d for d in datasets if not _PRETRAINED_ON.search(s.text[max(0, d.start - 60):d.start])]
@@ -680,7 +680,7 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
     evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
-        if _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start]) or named_for_training(s, _clause_start(s, d.start), d):
+        if _training_data(s, d):
             continue  # training data, not a test
         subject, conf = _subject(s, d.start, excluded)
         if subject is not None and s.main is not None and subject != s.main \
@@ -697,6 +697,12 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
         if not evaluative:
             conf *= 0.7
         found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _training_data(s: Sentence, d: Mention) -> bool:
+    """ "trained on D", "pre-trained on D", "the training set of D"."""
+    return bool(_TRAINED_ON.search(s.text[max(0, d.start - 60):d.start])) or \
+        named_for_training(s, _clause_start(s, d.start), d)
 
 
 _PRETRAINED_ON = re.compile(r"\bpre-?train\w*\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
