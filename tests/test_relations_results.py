@@ -365,3 +365,12 @@ def test_what_a_model_is_trained_for_is_what_it_is_tested_on(nlp):
     doc = annotate(nlp, "We propose FooNet, a tokenizer. We use FooNet to train generators for Alpha-QA generation "
                    "in our experiments.", READER, ("FooNet",))
     assert evaluations(doc) == {("FooNet", "Alpha-QA")}
+
+
+def test_scores_listed_each_with_its_dataset_share_the_first_ones_metric(nlp):
+    doc = annotate(nlp, "We propose FooNet, a backbone. FooNet reaches 85.3% accuracy on Alpha-QA and 62.1% on Beta-QA, "
+                   "and 50.2% on the Gamma-7 benchmark.",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset",
+                    "Gamma-7": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "85.3", "Alpha-QA"), ("FooNet", "accuracy", "62.1", "Beta-QA"),
+                           ("FooNet", "accuracy", "50.2", "Gamma-7")}

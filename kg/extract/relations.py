@@ -28,8 +28,8 @@ from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
-                                named_for_training, respective, respective_metric, result_rules, result_setting,
-                                score_list)
+                                named_for_training, previous_in_list, respective, respective_metric, result_rules,
+                                result_setting, score_list)
 from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -629,6 +629,10 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             continue  # said by how much it beats a baseline: an improvesOver value
         run_end = _run_end(s, q)
         metric = respective_metric(s, q) or _metric_near(s, q, run_end)
+        before = previous_in_list(s, q) if metric is None else None
+        while before is not None and metric is None:  # "85.3% accuracy on A and 62.1% on B"
+            metric = _metric_near(s, before, _run_end(s, before))
+            before = previous_in_list(s, before)
         if metric is None and q.from_value is not None:
             # "improves F1 on X from 86% to 87%": the last metric before "from", no number between.
             before = [m for m in s.of("Metric") if m.end <= q.start

@@ -169,6 +169,21 @@ def respective_metric(s: Sentence, q: Quantity) -> str | None:
     return None
 
 
+def previous_in_list(s: Sentence, q: Quantity) -> Quantity | None:
+    """ "85.3% accuracy on CIFAR-10 and 62.1% on CIFAR-100": the number
+    listed before `q` with its own dataset, in the same unit; `q` is a
+    score in the same metric."""
+    qs = s.quantities
+    k = qs.index(q) if q in qs else 0
+    if k == 0 or qs[k - 1].unit != q.unit:
+        return None
+    return qs[k - 1] if _NEXT_IN_LIST.fullmatch(s.text[qs[k - 1].end:q.start]) else None
+
+
+_NEXT_IN_LIST = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,3}?(?:on|in|for)\s+(?:the\s+)?[^,;:()]{1,40}?"
+                           r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I)
+
+
 def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quantity]) -> str | None:
     """The mention of `label` that `q` is paired with: the k-th number of a
     list goes with the k-th name of a list of as many names ("85.1% and
