@@ -130,3 +130,9 @@ def test_rate_units(text, value, unit):
 def test_a_spread_is_no_number_of_its_own(text, value, unit):
     q = only(text)
     assert (q.value, q.unit) == (value, unit)
+
+
+def test_a_value_with_its_spread_is_one_expression():
+    text = "FooNet reaches 39.75 +/- 0.34% top-1 accuracy."
+    q = only(text)
+    assert text[q.start:q.end] == "39.75 +/- 0.34%"

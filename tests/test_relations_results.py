@@ -374,3 +374,9 @@ def test_scores_listed_each_with_its_dataset_share_the_first_ones_metric(nlp):
                     "Gamma-7": "Dataset"}, ("FooNet",))
     assert scores(doc) == {("FooNet", "accuracy", "85.3", "Alpha-QA"), ("FooNet", "accuracy", "62.1", "Beta-QA"),
                            ("FooNet", "accuracy", "50.2", "Gamma-7")}
+
+
+def test_a_score_with_its_spread_keeps_the_metric_after_it(nlp):
+    doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet reaches 39.75 +/- 0.34% top-1 accuracy.",
+                   {"FooNet": "Method", "top-1 accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "top-1 accuracy", "39.75", "Alpha-QA")}

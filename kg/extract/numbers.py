@@ -258,12 +258,12 @@ _SPREAD = re.compile(r"\s*\(?\s*(?:\+/-|\+-|\u00b1)\s*")
 
 def _without_spreads(text: str, qs: list[Quantity]) -> list[Quantity]:
     """ "39.75 +/- 0.34%", "85.3 ± 0.2": the spread after "±" is no
-    result of its own; the value before it takes its unit."""
+    result of its own; the value before it takes its unit, and its
+    expression runs to the spread's end."""
     out: list[Quantity] = []
     for q in qs:
         if out and _SPREAD.fullmatch(text[out[-1].end:q.start] + ("\u00b1" if text[q.start:q.start + 1] == "\u00b1" else "")):
-            if out[-1].unit is None and q.unit is not None:
-                out[-1] = replace(out[-1], unit=q.unit)
+            out[-1] = replace(out[-1], end=q.end, unit=out[-1].unit or q.unit)
             continue
         out.append(q)
     return out
