@@ -11,6 +11,10 @@ improvesOver values share.
 - A result whose sentence names no dataset was measured on the dataset that
   the last sentence naming one (and reporting results) named, when it named
   only one ("Experiments on Foo-1000 ... It reaches a WER of 13.1%.").
+- A multiplier in speed, memory or cost is a figure reached ("a 3x
+  speedup"), unless a yardstick is named with it ("comparable to X").
+- An average over several datasets has none of them; training data is no
+  dataset of a result or of an evaluation.
 """
 
 from __future__ import annotations
