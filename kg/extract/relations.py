@@ -655,7 +655,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         if subject is None:
             continue
         if gain and (not efficiency(s, q, metric, run_end) or measured_against(s, _clause_start(s, q.start), q)):
-            continue  # a margin over something unnamed is not a score reached; a speedup is, unless it is over a yardstick
+            continue  # a margin over something unnamed is no score reached; a speedup is, unless over a yardstick
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
         if averaged(s, run_end) or (not s.of("Dataset") and cost_figure(s, metric, run_end)):
             dataset = None  # an average over several datasets; a speed measured on hardware
@@ -710,6 +710,8 @@ def _training_data(s: Sentence, d: Mention) -> bool:
 
 
 _PRETRAINED_ON = re.compile(r"\bpre-?train\w*\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
+
+
 def _evaluations_of_results(found: _Relations) -> None:
     """A score or a margin on a dataset says the method was evaluated on it."""
     for rel in found.items():
