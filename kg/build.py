@@ -16,10 +16,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable
 
-from kg.extract.stream import record_stream
 from kg.model import ExtractOptions
 from kg.graph import record_quads
-from kg.io import ReadReport, read_inputs
+from kg.graph.canonical import Resolver
+from kg.io import ReadReport, gazetteer_files, read_inputs
 from kg.io.outputs import OutputSet
 from kg.store import STORE_DIRNAME, KGStore
 from kg.progress import estimate_abstracts, track
@@ -31,11 +31,9 @@ GRAPH_TTL = "graph.ttl"
 GRAPH_HTML = "graph.html"
 
 
-def entity_resolver(gazetteers: Iterable[str | os.PathLike] = ()):
+def entity_resolver(gazetteers: Iterable[str | os.PathLike] = ()) -> Resolver:
     """The cross-paper entity resolver over the built-in and the user's gazetteers."""
-    from kg.graph.canonical import Resolver
-    from kg.nlp import gazetteer
-    return Resolver(gazetteer.load(gazetteers))
+    return Resolver(gazetteer_files.load(gazetteers))
 
 
 def demo_corpus() -> Path:
@@ -95,6 +93,10 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     (a scheduler address or a distributed.Client); `progress` draws a bar on
     stderr when it is a terminal. `clock` may be passed to watch the stages
     from another thread (the benchmarks sample memory per stage)."""
+    # Imported here: the extractor loads spaCy, which the graph side of kg
+    # (entity_resolver, finish_outputs, `kg remove`) does not need.
+    from kg.extract.stream import record_stream
+
     t0 = time.perf_counter()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

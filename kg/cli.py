@@ -251,6 +251,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 # -- eval ---------------------------------------------------------------------
 def cmd_eval(args: argparse.Namespace) -> int:
     from kg.eval import EvalError, evaluate, read_records
+    from kg.eval_kinds import error_kinds
 
     if (args.pred is None) == (args.input is None):
         return _err("give either PRED.jsonl or --input INPUT.jsonl (not both, not neither)")
@@ -272,13 +273,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except (EvalError, ValueError, FileNotFoundError) as err:
         return _err(str(err))
     result = evaluate(gold, pred)
+    kinds = error_kinds(gold, pred, examples=args.kinds or 0)
     if args.json:
         out = result.as_dict()
+        out["error_kinds"] = kinds.as_dict()
         if args.errors:
             out["errors"] = [vars(e) for e in result.errors]
         print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
-        print("\n".join(result.lines(errors=args.errors)))
+        lines = result.lines() + kinds.lines(examples=bool(args.kinds))
+        if args.errors:
+            lines += result.error_lines()
+        print("\n".join(lines))
     return 1 if skipped else 0
 
 
@@ -418,11 +424,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_view)
 
     eval_rules = _module_doc("kg.eval")
+    error_kinds = _module_doc("kg.eval_kinds")
     sp = sub.add_parser("eval", help="score extraction records against gold records (P, R, F1)",
                         description="Score predicted extraction records against gold records: precision, recall "
                                     "and F1 per entity type, for proposed methods and per relation type. "
                                     "Either give PRED.jsonl, or --input to extract from the abstracts first.",
-                        epilog=eval_rules.split("\n", 2)[2],
+                        epilog=eval_rules.split("\n", 2)[2] + "\n\nKinds of error, in a table after the scores "
+                               "(--kinds adds examples):\n" + error_kinds.split("\n", 2)[2],
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     sp.add_argument("gold", metavar="GOLD.jsonl", help="gold extraction records")
     sp.add_argument("pred", nargs="?", metavar="PRED.jsonl", help="predicted extraction records (same ids)")
@@ -430,6 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
                     help="extra gazetteer for --input (JSON Lines of {name, type, aliases}); may be repeated")
     rules_opts(sp)
+    sp.add_argument("--kinds", type=_positive_int, nargs="?", const=3, default=None, metavar="N",
+                    help="show N examples (default 3) of each kind of error (paper, gold, predicted) under the "
+                         "table of error kinds (the kinds are described below)")
     sp.add_argument("--errors", action="store_true", help="also list misses and false hits, one per line")
     sp.add_argument("--json", action="store_true", help="print the figures as JSON")
     sp.set_defaults(func=cmd_eval)
@@ -448,10 +459,8 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as err:
         return _err(str(err))
     except ValueError as err:
-        # Only commands that extract load the gazetteer module (and spaCy with
-        # it), so it is looked up rather than imported: `kg query` starts fast.
-        gazetteer = sys.modules.get("kg.nlp.gazetteer")
-        if gazetteer is not None and isinstance(err, gazetteer.GazetteerError):
+        from kg.io.gazetteer_files import GazetteerError
+        if isinstance(err, GazetteerError):
             return _err(f"gazetteer: {err}")
         from kg.rules import RulesError
         if isinstance(err, RulesError):

@@ -193,9 +193,11 @@ class Report:
             if n:
                 out.append(f"value right in {p}: {right}/{n} ({right / n:.3f}) of matched gold relations with a value")
         if errors:
-            out.append("errors (paper, miss|false, category, item):")
-            out += [str(e) for e in self.errors]
+            out += self.error_lines()
         return out
+
+    def error_lines(self) -> list[str]:
+        return ["errors (paper, miss|false, category, item):"] + [str(e) for e in self.errors]
 
 
 # -- one paper ----------------------------------------------------------------

@@ -17,7 +17,7 @@ from kg.graph.canonical import Resolver
 from kg.graph.entities import canonicalise, orphans
 from kg.graph.vocab import ENTITIES_GRAPH
 from kg.model import Abstract
-from kg.nlp.gazetteer import Entry
+from kg.io.gazetteer_files import Entry
 
 PREFIXES = """
 PREFIX mlkg: <https://w3id.org/mlkg/ontology#>

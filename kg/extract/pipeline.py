@@ -12,12 +12,13 @@ import kg.extract.relations  # noqa: F401  registers the kg_relations factory
 from kg.nlp import make_pipeline
 
 
-def extraction_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = (),
-                        min_confidence: float = 0.0) -> Language:
+def extraction_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = ()) -> Language:
     """The Language that extraction records are made with. `gazetteers` and
-    `rules` are the user's extra files (see kg.nlp.make_pipeline); relations
-    below `min_confidence` are left out."""
+    `rules` are the user's extra files (see kg.nlp.make_pipeline). The
+    relation component keeps every relation: its values are raw until the
+    record is built (kg.extract.record), and only then can --min-confidence
+    compare them."""
     rule_files = [str(p) for p in rules]
     nlp = make_pipeline(gazetteers, rule_files)
-    nlp.add_pipe("kg_relations", config={"rules": rule_files, "min_confidence": min_confidence})
+    nlp.add_pipe("kg_relations", config={"rules": rule_files})
     return nlp

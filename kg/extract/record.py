@@ -10,7 +10,9 @@ from spacy.tokens import Doc
 
 import kg
 from kg.model import Abstract, ExtractOptions
+from kg.extract.confidence import EntityConfidence, entity_confidence, keep_confident
 from kg.extract.pipeline import extraction_pipeline
+from kg.extract.relation_confidence import RelationConfidence, relation_confidence
 from kg.nlp import ENTITY_TYPES
 from kg.nlp.entities import doc_extension, fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
@@ -29,14 +31,15 @@ def _sentence_offsets(doc: Doc) -> list[list[int]]:
     return [[idxs[start], idxs[end - 1] + len(texts[end - 1])] for start, end in zip(starts, starts[1:] + [len(texts)])]
 
 
-def _merged_entities(doc: Doc) -> dict[str, list[dict]]:
+def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> dict[str, list[dict]]:
     """The record's entities per type (see doc_to_record)."""
+    confidence = confidence or entity_confidence()
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
-    # (type, merge key) -> (the entity's dict, its name folded, its aliases so far)
-    merged: dict[tuple[str, str], tuple[dict, str, set[str]]] = {}
+    # (type, merge key) -> (the entity's dict, its name folded, its aliases so far, its mentions' rules)
+    merged: dict[tuple[str, str], tuple[dict, str, set[str], set[str]]] = {}
     text = doc_text(doc)
     # Unpacked in Entity's field order: each field read by name is an attribute lookup.
-    for _, _, start, end, label, name, also, proposed, canonical, exact_match, _ in settled_entities(doc):
+    for _, _, start, end, label, name, also, proposed, canonical, exact_match, source in settled_entities(doc):
         if label not in entities:
             continue
         written = text[start:end]
@@ -45,8 +48,9 @@ def _merged_entities(doc: Doc) -> dict[str, list[dict]]:
         found = merged.get((label, key))
         if found is None:
             ent = entities[label][key] = {"name": name}
-            found = merged[(label, key)] = (ent, fold_name(name), set())
-        ent, folded, aliases = found
+            found = merged[(label, key)] = (ent, fold_name(name), set(), set())
+        ent, folded, aliases, sources = found
+        sources.add(source)
         if also:
             aliases.update(also)
         if fold_name(written) != folded:
@@ -62,13 +66,16 @@ def _merged_entities(doc: Doc) -> dict[str, list[dict]]:
         if exact_match:
             ent["exactMatch"] = list(exact_match)
         ent.setdefault("mentions", []).append([start, end])
-    for ent, _, aliases in merged.values():
+    for (label, _), (ent, _, aliases, sources) in merged.items():
         if aliases:
             ent["aliases"] = sorted(aliases)
+        ent["confidence"] = confidence(sources, label, len(ent["mentions"]))
     return {t: list(v.values()) for t, v in entities.items()}
 
 
-def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
+def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None,
+                  min_confidence: float = 0.0,
+                  relation_values: RelationConfidence | None = None) -> dict[str, Any]:
     """The record of one abstract: entities per type, then relations, then provenance.
 
     One entity per thing named: mentions of the same gazetteer entry, or of the
@@ -77,15 +84,23 @@ def doc_to_record(doc: Doc, rid: str) -> dict[str, Any]:
     forms and other spellings seen; `proposed` is set when any mention is the
     paper's own proposal. Additions to the spec: `canonical` (the gazetteer's
     name when it differs), `exactMatch` (IRIs from the gazetteer) and
-    `mentions` (character offsets)."""
-    relations = [dict(r) for r in (doc_extension(doc, "kg_relations") or [])]
-    return {
+    `mentions` (character offsets) and `confidence` (kg.extract.confidence,
+    with `confidence` the values to use: the packaged ones by default).
+    A relation's `confidence` is the relation rules' raw value calibrated
+    (kg.extract.relation_confidence, with `relation_values` the values to
+    use: the packaged ones by default).
+    Facts below `min_confidence` are left out (keep_confident)."""
+    relation_values = relation_values or relation_confidence()
+    entities = _merged_entities(doc, confidence)
+    relations = relation_values.calibrate([dict(r) for r in (doc_extension(doc, "kg_relations") or [])], entities)
+    record = {
         "id": rid,
-        "entities": _merged_entities(doc),
+        "entities": entities,
         "relations": relations,
         "sentences": _sentence_offsets(doc),
         "extractor": dict(EXTRACTOR),
     }
+    return keep_confident(record, min_confidence)
 
 
 class Extractor:
@@ -95,7 +110,10 @@ class Extractor:
 
     def __init__(self, gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = (),
                  min_confidence: float = 0.0):
-        self.nlp = extraction_pipeline(gazetteers, rules, min_confidence)
+        self.nlp = extraction_pipeline(gazetteers, rules)
+        self.confidence = entity_confidence(rules)
+        self.relation_values = relation_confidence(rules)
+        self.min_confidence = min_confidence
 
     @classmethod
     def from_options(cls, options: ExtractOptions) -> "Extractor":
@@ -103,7 +121,7 @@ class Extractor:
 
     def record(self, abstract: Abstract) -> dict[str, Any]:
         doc = self.nlp(abstract.text)
-        record = doc_to_record(doc, abstract.id)
+        record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values)
         _release(doc)
         return record
 
@@ -120,7 +138,7 @@ class Extractor:
 
     def _run(self, batch: list[Abstract]) -> Iterator[tuple[Abstract, dict]]:
         for ab, doc in zip(batch, self.nlp.pipe(ab.text for ab in batch)):
-            record = doc_to_record(doc, ab.id)
+            record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values)
             _release(doc)
             yield ab, record
 

@@ -17,7 +17,7 @@ def record_stream(abstracts: Iterable[Abstract], options: ExtractOptions = Extra
     scheduler address or a distributed.Client). Bad gazetteer or rules files
     are reported here, before any work starts."""
     from kg import rules
-    from kg.nlp.gazetteer import load_file
+    from kg.io.gazetteer_files import load_file
 
     for path in options.gazetteers:
         load_file(path)

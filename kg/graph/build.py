@@ -1,6 +1,19 @@
 """Record -> quads. One named graph per paper holds every fact of that paper,
 so a paper can be replaced or removed as a unit.
 
+`record_quads` reads a record in this order, one function per kind of fact:
+
+    paper_quads        the paper: fabio:ResearchPaper, dcterms:title, ...
+    provenance_quads   the extraction run (prov:Activity) and the extractor
+    sentence_quads     the sentences the record found (mlkg:Sentence)
+    entity_quads       the entities the record lists, each with the names
+                       this paper uses for it
+    relation_quads     each relation: the entities it names, then
+      statement_quads    evaluatedOn, addresses, improvesOver as a triple and
+                         as an rdf:Statement with its provenance
+      result_quads       improvesOver and achieves as a mls:ModelEvaluation
+                         with its value, dataset and metric
+
 Entities get the IRI their names and the gazetteer give
 (`Resolver.local_iri`); the store's canonical pass (`kg.graph.entities`)
 later joins entities that other papers show to be the same, and writes the
@@ -8,17 +21,18 @@ one canonical label of each into the entities graph. So the paper graph
 holds only what this paper says: the names it uses for each entity
 (`mlkg:surfaceName`, `mlkg:surfaceAlias`), never the canonical label.
 
-The quads are pyoxigraph terms, since the store is Oxigraph and building
-rdflib objects first would double the work on large corpora; `paper_graph`
-gives the same facts as an rdflib Dataset for tests and interchange.
+The quads are pyoxigraph terms (kg.graph.nodes), since the store is
+Oxigraph and building rdflib objects first would double the work on large
+corpora; `paper_graph` gives the same facts as an rdflib Dataset for tests
+and interchange.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from types import SimpleNamespace
 from typing import Any, Iterator
 
 import pyoxigraph as ox
@@ -26,27 +40,360 @@ import rdflib
 
 from kg.graph import iris
 from kg.graph.canonical import Resolver
-from kg.graph.vocab import (DCTERMS, ENTITY_CLASS, FABIO, ID, MLKG, MLS, PROV, RDF, RELATION, SKOS,
-                            SURFACE_ALIAS, SURFACE_NAME, XSD)
+from kg.graph.nodes import DCTERMS, FABIO, MLKG, MLS, PROV, RDF, SKOS, XSD, as_node
+from kg.graph.vocab import ENTITY_CLASS, GAIN_TYPE, RELATION
+from kg.io import gazetteer_files
 from kg.model import Abstract
 
-_NN: dict[str, ox.NamedNode] = {}
+# Which entity type an unknown name is taken as, by where it stands.
+OBJECT_TYPE = {"evaluatedOn": "Dataset", "addresses": "Task", "improvesOver": "Method"}
+# The relations that report a result, and the class of that result.
+RESULT_CLASS = {"improvesOver": MLKG.Improvement, "achieves": MLKG.Score}
 
 
-def N(term) -> ox.NamedNode:
-    """pyoxigraph node of an rdflib URIRef, cached: the vocabulary is small."""
-    s = str(term)
-    node = _NN.get(s)
+@lru_cache(maxsize=1)
+def default_resolver() -> Resolver:
+    """A resolver over the built-in gazetteers."""
+    return Resolver(gazetteer_files.load_builtin())
+
+
+def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = None) -> Iterator[ox.Quad]:
+    """Every quad of one paper, all in its named graph."""
+    paper = Paper.of(abstract, record)
+    yield from paper_quads(paper)
+    yield from provenance_quads(paper, record.get("extractor") or {})
+    yield from sentence_quads(paper)
+    entities = PaperEntities(paper, resolver or default_resolver())
+    yield from entity_quads(entities, record.get("entities") or {})
+    for index, relation in enumerate(record.get("relations") or []):
+        yield from relation_quads(paper, entities, index, relation)
+
+
+def paper_graph(abstract: Abstract, record: dict, resolver: Resolver | None = None) -> rdflib.Dataset:
+    """The same quads as an rdflib Dataset."""
+    ds = rdflib.Dataset()
+    data = "".join(str(qd) + " .\n" for qd in record_quads(abstract, record, resolver))
+    ds.parse(data=data, format="nquads")
+    return ds
+
+
+# -- the paper ----------------------------------------------------------------
+
+@dataclass
+class Paper:
+    """One paper's nodes and sentences: what every fact of it refers to."""
+
+    id: str
+    abstract: Abstract
+    graph: ox.NamedNode      # the named graph that holds all its facts
+    node: ox.NamedNode
+    activity: ox.NamedNode   # the extraction run that read it
+    # Character spans of the record's sentences; a span outside the text is
+    # (0, 0): it names no sentence, but its index stays taken so sentence
+    # IRIs keep the record's numbering.
+    sentences: list[tuple[int, int]]
+    sentence_nodes: list[ox.NamedNode]
+
+    @classmethod
+    def of(cls, abstract: Abstract, record: dict) -> Paper:
+        pid = record["id"]
+        text = abstract.text
+        sentences = [(int(s), int(e)) if 0 <= int(s) < int(e) <= len(text) else (0, 0)
+                     for s, e in (record.get("sentences") or [])]
+        return cls(
+            id=pid,
+            abstract=abstract,
+            graph=ox.NamedNode(str(iris.paper_graph_iri(pid))),
+            node=ox.NamedNode(str(iris.paper_iri(pid))),
+            activity=ox.NamedNode(str(iris.extraction_iri(pid))),
+            sentences=sentences,
+            sentence_nodes=[ox.NamedNode(str(iris.sentence_iri(pid, i))) for i in range(len(sentences))],
+        )
+
+    def quad(self, subject: ox.NamedNode, predicate: ox.NamedNode, obj: ox.NamedNode | ox.Literal) -> ox.Quad:
+        """A quad in this paper's graph."""
+        return ox.Quad(subject, predicate, obj, self.graph)
+
+    def sentence_at(self, offset: int) -> int | None:
+        """The index of the sentence holding character `offset`, if any."""
+        for i, (start, end) in enumerate(self.sentences):
+            if start <= offset < end:
+                return i
+        return None
+
+
+def paper_quads(paper: Paper) -> Iterator[ox.Quad]:
+    """The paper itself: its class, id, title, abstract and collection."""
+    q, abstract = paper.quad, paper.abstract
+    yield q(paper.node, RDF.type, FABIO.ResearchPaper)
+    yield q(paper.node, DCTERMS.identifier, ox.Literal(paper.id))
+    if abstract.title:
+        yield q(paper.node, DCTERMS.title, ox.Literal(abstract.title))
+    yield q(paper.node, DCTERMS.abstract, ox.Literal(abstract.text))
+    collection = abstract.meta.get("collection") if isinstance(abstract.meta, dict) else None
+    if isinstance(collection, str) and collection:
+        yield q(paper.node, MLKG.collection, ox.Literal(collection))
+
+
+def provenance_quads(paper: Paper, extractor: dict) -> Iterator[ox.Quad]:
+    """The extraction run that read the paper, and the extractor (name and version) that ran."""
+    q = paper.quad
+    name, version = str(extractor.get("name", "kg")), str(extractor.get("version", "0"))
+    agent = ox.NamedNode(str(iris.agent_iri(name, version)))
+    yield q(paper.node, PROV.wasGeneratedBy, paper.activity)
+    yield q(paper.activity, RDF.type, PROV.Activity)
+    yield q(paper.activity, PROV.wasAssociatedWith, agent)
+    yield q(paper.activity, PROV.used, paper.node)
+    yield q(agent, RDF.type, PROV.SoftwareAgent)
+    yield q(agent, SKOS.prefLabel, ox.Literal(f"{name} {version}".strip()))
+
+
+def sentence_quads(paper: Paper) -> Iterator[ox.Quad]:
+    """Each sentence with its text and character span."""
+    q = paper.quad
+    for (start, end), sentence in zip(paper.sentences, paper.sentence_nodes):
+        if start == end:
+            continue  # outside the text
+        yield q(sentence, RDF.type, MLKG.Sentence)
+        yield q(sentence, DCTERMS.isPartOf, paper.node)
+        yield q(sentence, MLKG.text, ox.Literal(paper.abstract.text[start:end]))
+        yield q(sentence, MLKG.start, ox.Literal(str(start), datatype=XSD.integer))
+        yield q(sentence, MLKG.end, ox.Literal(str(end), datatype=XSD.integer))
+
+
+# -- entities -----------------------------------------------------------------
+
+class PaperEntities:
+    """The entity nodes of one paper, found by type and name.
+
+    A name a relation uses is looked up as written, first in the type its
+    place implies and then in the others, then by its folded key ("CIFAR10"
+    finds "CIFAR-10").
+    """
+
+    def __init__(self, paper: Paper, resolver: Resolver) -> None:
+        self.paper = paper
+        self.resolver = resolver
+        self.by_name: dict[tuple[str, str], ox.NamedNode] = {}  # (type, name) -> node
+        self.by_key: dict[tuple[str, str], ox.NamedNode] = {}   # (type, folded name or alias) -> node
+        self.sentences: dict[ox.NamedNode, set[int]] = {}       # node -> sentences that mention it
+
+    def declare(self, etype: str, entity: dict) -> list[ox.Quad]:
+        """Take in one entity (the record's {name, aliases, mentions,
+        proposed}) and return its quads: its classes, the names this paper
+        uses for it, and that the paper mentions or proposes it."""
+        name = entity["name"]
+        aliases = [a for a in (entity.get("aliases") or []) if isinstance(a, str) and a.strip() and a != name]
+        node = ox.NamedNode(self.resolver.local_iri(etype, name, aliases))
+        self.by_name[(etype, name)] = node
+        for form in (name, *aliases):
+            self.by_key.setdefault((etype, iris.fold(form)), node)
+        mentioned_in = self.sentences.setdefault(node, set())
+        for span in entity.get("mentions") or []:
+            i = self.paper.sentence_at(int(span[0])) if span else None
+            if i is not None:
+                mentioned_in.add(i)
+
+        q, paper = self.paper.quad, self.paper.node
+        quads = [q(node, RDF.type, as_node(ENTITY_CLASS[etype])),
+                 q(node, RDF.type, MLKG.Entity),
+                 q(node, MLKG.surfaceName, ox.Literal(name))]
+        quads += [q(node, MLKG.surfaceAlias, ox.Literal(alias)) for alias in aliases]
+        quads.append(q(paper, MLKG.mentions, node))
+        if entity.get("proposed"):
+            quads.append(q(paper, MLKG.proposes, node))
+        return quads
+
+    def find(self, name: str, prefer: str) -> ox.NamedNode | None:
+        """The node this paper has for `name`, preferring entities of type `prefer`."""
+        types = [prefer] + [t for t in ENTITY_CLASS if t != prefer]
+        for t in types:
+            if (t, name) in self.by_name:
+                return self.by_name[(t, name)]
+        key = iris.fold(name)
+        for t in types:
+            if (t, key) in self.by_key:
+                return self.by_key[(t, key)]
+        return None
+
+    def named(self, name: Any, etype: str, new: list[ox.Quad]) -> ox.NamedNode | None:
+        """The node of a name a relation uses. A name the record's entity
+        lists lack is still an entity, of the type its place implies: it is
+        declared, and its quads added to `new`."""
+        if not isinstance(name, str) or not name.strip():
+            return None
+        node = self.find(name, etype)
+        if node is None:
+            new.extend(self.declare(etype, {"name": name}))
+            node = self.by_name[(etype, name)]
+        return node
+
+
+def entity_quads(entities: PaperEntities, listed: dict) -> Iterator[ox.Quad]:
+    """The entities the record lists by type ({"Dataset": [{name, ...}], ...})."""
+    for etype, ents in listed.items():
+        if etype not in ENTITY_CLASS:
+            continue
+        for ent in ents:
+            if isinstance(ent, dict) and isinstance(ent.get("name"), str) and ent["name"].strip():
+                yield from entities.declare(etype, ent)
+
+
+# -- relations ----------------------------------------------------------------
+
+@dataclass
+class ResolvedRelation:
+    """One relation of the record with its parts as nodes."""
+
+    kind: str       # the record's "p": evaluatedOn, addresses, improvesOver or achieves
+    index: int      # its place in the record, which numbers its fact and result IRIs
+    fields: dict    # the record's relation: s, o, value, unit, gain, ...
+    subject: ox.NamedNode
+    object: ox.NamedNode | None
+    dataset: ox.NamedNode | None
+    metric: ox.NamedNode | None
+    sentence: ox.NamedNode | None     # the sentence it was read from
+    confidence: ox.Literal | None
+
+
+def relation_quads(paper: Paper, entities: PaperEntities, index: int, relation: dict) -> Iterator[ox.Quad]:
+    """One relation of the record: the entities it names, then the
+    statement (evaluatedOn, addresses, improvesOver) and the result
+    (improvesOver, achieves) it makes."""
+    kind = relation.get("p")
+    if kind not in RELATION and kind not in RESULT_CLASS:
+        return
+    new: list[ox.Quad] = []  # quads of the entities the record's lists lack
+    subject = entities.named(relation.get("s"), "Method", new)
+    if kind == "improvesOver":
+        obj = improved_on(paper, entities, relation.get("o"), new)
+    elif kind in RELATION:
+        obj = entities.named(relation.get("o"), OBJECT_TYPE[kind], new)
+    else:
+        obj = None
+    dataset = entities.named(relation.get("dataset"), "Dataset", new)
+    metric = entities.named(relation.get("metric"), "Metric", new)
+    # Entities a relation names are mentioned even when the relation is unusable.
+    yield from new
+    if subject is None or (kind in RELATION and obj is None):
+        return  # a relation without its subject or object says nothing
+
+    resolved = ResolvedRelation(
+        kind=kind, index=index, fields=relation, subject=subject, object=obj, dataset=dataset, metric=metric,
+        sentence=source_sentence(paper, entities, relation, [subject, obj, dataset, metric]),
+        confidence=confidence_literal(relation.get("confidence")),
+    )
+    if kind in RELATION:
+        yield from statement_quads(paper, resolved)
+    if kind in RESULT_CLASS:
+        yield from result_quads(paper, resolved)
+
+
+def improved_on(paper: Paper, entities: PaperEntities, name: Any, new: list[ox.Quad]) -> ox.NamedNode | None:
+    """What an improvesOver relation improves over: an entity of this paper,
+    else a baseline only the text's own words name ("the previous state of
+    the art"), which stays local to this paper; its quads are added to `new`."""
+    if not isinstance(name, str) or not name.strip():
+        return None
+    node = entities.find(name, "Method")
     if node is None:
-        node = _NN[s] = ox.NamedNode(s)
+        node = ox.NamedNode(str(iris.local_baseline_iri(paper.id, name)))
+        new.append(paper.quad(node, RDF.type, MLKG.Baseline))
+        new.append(paper.quad(node, SKOS.prefLabel, ox.Literal(name)))
     return node
 
 
-def L(value: Any, datatype=None) -> ox.Literal:
-    if datatype is not None:
-        return ox.Literal(str(value), datatype=N(datatype))
-    return ox.Literal(str(value))
+def source_sentence(paper: Paper, entities: PaperEntities, relation: dict,
+                    parts: list[ox.NamedNode | None]) -> ox.NamedNode | None:
+    """The sentence a relation was read from: the one its span starts in,
+    else (no span) the first sentence that mentions every entity it names."""
+    span = relation.get("span")
+    if span:
+        i = paper.sentence_at(int(span[0]))
+        return paper.sentence_nodes[i] if i is not None else None
+    common: set[int] | None = None
+    for part in parts:
+        if part is None:
+            continue
+        mentioned_in = entities.sentences.get(part, set())
+        common = mentioned_in if common is None else common & mentioned_in
+    return paper.sentence_nodes[min(common)] if common else None
 
+
+def confidence_literal(value: Any) -> ox.Literal | None:
+    """The record's confidence as an xsd:decimal, if it is a number from 0 to 1."""
+    if value is None:
+        return None
+    literal = decimal_literal(value)
+    if literal is None or not 0 <= Decimal(literal.value) <= 1:
+        return None
+    return literal
+
+
+def statement_quads(paper: Paper, relation: ResolvedRelation) -> Iterator[ox.Quad]:
+    """The relation as a triple, and as an rdf:Statement that says where it was read."""
+    q = paper.quad
+    predicate = as_node(RELATION[relation.kind])
+    yield q(relation.subject, predicate, relation.object)
+    fact = ox.NamedNode(str(iris.fact_iri(paper.id, relation.index)))
+    yield q(fact, RDF.type, RDF.Statement)
+    yield q(fact, RDF.subject, relation.subject)
+    yield q(fact, RDF.predicate, predicate)
+    yield q(fact, RDF.object, relation.object)
+    yield from source_quads(paper, fact, relation)
+
+
+def result_quads(paper: Paper, relation: ResolvedRelation) -> Iterator[ox.Quad]:
+    """A reported result (mls:ModelEvaluation): the method, what it improves
+    over, dataset, metric, value and unit, and for an improvement the kind of gain."""
+    q = paper.quad
+    result = ox.NamedNode(str(iris.result_iri(paper.id, relation.index)))
+    yield q(result, RDF.type, MLS.ModelEvaluation)
+    yield q(result, RDF.type, RESULT_CLASS[relation.kind])
+    yield q(result, MLKG.method, relation.subject)
+    if relation.object is not None:
+        yield q(result, MLKG.baseline, relation.object)
+    if relation.dataset is not None:
+        yield q(result, MLKG.dataset, relation.dataset)
+    if relation.metric is not None:
+        yield q(result, MLS.specifiedBy, relation.metric)
+    yield from value_quads(paper, result, relation.fields)
+    gain = relation.fields.get("gain")
+    if relation.kind == "improvesOver" and isinstance(gain, str) and gain in GAIN_TYPE:
+        yield q(result, MLKG.gainType, as_node(GAIN_TYPE[gain]))
+    yield from source_quads(paper, result, relation)
+
+
+def value_quads(paper: Paper, result: ox.NamedNode, fields: dict) -> Iterator[ox.Quad]:
+    """A result's value as written and as numbers (a range "2-5" gives
+    mls:hasValue 5 and mlkg:minValue 2), and its unit."""
+    q = paper.quad
+    value = fields.get("value")
+    if value is not None and str(value).strip():
+        low, high = parse_value(str(value))
+        yield q(result, MLKG.valueText, ox.Literal(str(value)))
+        if high is not None:
+            yield q(result, MLS.hasValue, decimal_literal(high))
+        if low is not None and low != high:
+            yield q(result, MLKG.minValue, decimal_literal(low))
+    unit = fields.get("unit")
+    if isinstance(unit, str) and unit.strip():
+        yield q(result, MLKG.unit, ox.Literal(unit))
+
+
+def source_quads(paper: Paper, node: ox.NamedNode, relation: ResolvedRelation) -> Iterator[ox.Quad]:
+    """Where a statement or result comes from: the paper, the extraction run,
+    the sentence, and how sure the extractor was."""
+    q = paper.quad
+    yield q(node, MLKG.reportedIn, paper.node)
+    yield q(node, PROV.wasGeneratedBy, paper.activity)
+    if relation.sentence is not None:
+        yield q(node, PROV.wasDerivedFrom, relation.sentence)
+    if relation.confidence is not None:
+        yield q(node, MLKG.confidence, relation.confidence)
+
+
+# -- literals -----------------------------------------------------------------
 
 def decimal_literal(value: Any) -> ox.Literal | None:
     """An xsd:decimal in its canonical lexical form (never "1e-05"), or None."""
@@ -59,7 +406,7 @@ def decimal_literal(value: Any) -> ox.Literal | None:
     text = format(d, "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".") or "0"
-    return ox.Literal(text, datatype=N(XSD.decimal))
+    return ox.Literal(text, datatype=XSD.decimal)
 
 
 _NUM = re.compile(r"[-+]?\d+(?:\.\d+)?")
@@ -79,234 +426,3 @@ def parse_value(text: str) -> tuple[Decimal | None, Decimal | None]:
     if not nums:
         return None, None
     return min(nums), max(nums)
-
-
-def _nodes(ns, *names: str) -> SimpleNamespace:
-    """pyoxigraph nodes of vocabulary terms, made once: rdflib term lookups per quad cost more than the quad."""
-    return SimpleNamespace(**{n: ox.NamedNode(str(ns[n])) for n in names})
-
-
-R = _nodes(RDF, 'Statement', 'object', 'predicate', 'subject', 'type')
-D = _nodes(DCTERMS, 'abstract', 'identifier', 'isPartOf', 'title')
-K = _nodes(MLKG, 'Baseline', 'Entity', 'Improvement', 'Score', 'Sentence', 'baseline', 'collection', 'confidence', 'dataset', 'end', 'gainType', 'mentions', 'method', 'minValue', 'proposes', 'reportedIn', 'start', 'text', 'unit', 'valueText')
-P = _nodes(PROV, 'Activity', 'SoftwareAgent', 'used', 'wasAssociatedWith', 'wasDerivedFrom', 'wasGeneratedBy')
-S = _nodes(SKOS, 'prefLabel')
-M = _nodes(MLS, 'ModelEvaluation', 'hasValue', 'specifiedBy')
-F = _nodes(FABIO, 'ResearchPaper')
-X = _nodes(XSD, 'integer')
-SURFACE_NAME_NODE = ox.NamedNode(str(SURFACE_NAME))
-SURFACE_ALIAS_NODE = ox.NamedNode(str(SURFACE_ALIAS))
-
-
-@lru_cache(maxsize=1)
-def default_resolver() -> Resolver:
-    """A resolver over the built-in gazetteers."""
-    from kg.nlp import gazetteer
-    return Resolver(gazetteer.load_builtin())
-
-
-# Which entity type an unknown name is taken as, by where it stands.
-_OBJECT_TYPE = {"evaluatedOn": "Dataset", "addresses": "Task", "improvesOver": "Method"}
-
-
-def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = None) -> Iterator[ox.Quad]:
-    """Every quad of one paper, all in its named graph."""
-    resolver = resolver or default_resolver()
-    pid = record["id"]
-    g = ox.NamedNode(str(iris.paper_graph_iri(pid)))
-    paper = ox.NamedNode(str(iris.paper_iri(pid)))
-    activity = ox.NamedNode(str(iris.paper_iri(pid)) + "/extraction")
-    ext = record.get("extractor") or {}
-    ext_name, ext_version = str(ext.get("name", "kg")), str(ext.get("version", "0"))
-    agent = ox.NamedNode(str(ID[f"agent/{iris.slug(ext_name)}/{iris.slug(ext_version)}"]))
-
-    def q(s, p, o):
-        return ox.Quad(s, p, o, g)
-
-    yield q(paper, R.type, F.ResearchPaper)
-    yield q(paper, D.identifier, L(pid))
-    if abstract.title:
-        yield q(paper, D.title, L(abstract.title))
-    yield q(paper, D.abstract, L(abstract.text))
-    coll = abstract.meta.get("collection") if isinstance(abstract.meta, dict) else None
-    if isinstance(coll, str) and coll:
-        yield q(paper, K.collection, L(coll))
-    yield q(paper, P.wasGeneratedBy, activity)
-    yield q(activity, R.type, P.Activity)
-    yield q(activity, P.wasAssociatedWith, agent)
-    yield q(activity, P.used, paper)
-    yield q(agent, R.type, P.SoftwareAgent)
-    yield q(agent, S.prefLabel, L(f"{ext_name} {ext_version}".strip()))
-
-    # A span outside the text names no sentence; its index stays taken so
-    # sentence IRIs keep the record's numbering.
-    sentences = [(int(s), int(e)) if 0 <= int(s) < int(e) <= len(abstract.text) else (0, 0)
-                 for s, e in (record.get("sentences") or [])]
-    sent_nodes: list[ox.NamedNode] = []
-    for i, (start, end) in enumerate(sentences):
-        node = ox.NamedNode(str(iris.sentence_iri(pid, i)))
-        sent_nodes.append(node)
-        if start == end:
-            continue
-        yield q(node, R.type, K.Sentence)
-        yield q(node, D.isPartOf, paper)
-        yield q(node, K.text, L(abstract.text[start:end]))
-        yield q(node, K.start, ox.Literal(str(start), datatype=X.integer))
-        yield q(node, K.end, ox.Literal(str(end), datatype=X.integer))
-
-    def sentence_at(offset: int) -> int | None:
-        for i, (s, e) in enumerate(sentences):
-            if s <= offset < e:
-                return i
-        return None
-
-    # -- entities ---------------------------------------------------------------
-    node_of: dict[tuple[str, str], ox.NamedNode] = {}   # (type, name) -> node
-    folded: dict[tuple[str, str], ox.NamedNode] = {}    # (type, folded name or alias) -> node
-    mention_sentences: dict[ox.NamedNode, set[int]] = {}
-    type_order = [t for t in ENTITY_CLASS]
-
-    def declare(etype: str, ent: dict) -> Iterator[ox.Quad]:
-        name = ent["name"]
-        aliases = [a for a in (ent.get("aliases") or []) if isinstance(a, str) and a.strip() and a != name]
-        node = ox.NamedNode(resolver.local_iri(etype, name, aliases))
-        node_of[(etype, name)] = node
-        for form in (name, *aliases):
-            folded.setdefault((etype, iris.fold(form)), node)
-        sents = mention_sentences.setdefault(node, set())
-        for span in ent.get("mentions") or []:
-            i = sentence_at(int(span[0])) if span else None
-            if i is not None:
-                sents.add(i)
-        yield q(node, R.type, N(ENTITY_CLASS[etype]))
-        yield q(node, R.type, K.Entity)
-        yield q(node, SURFACE_NAME_NODE, L(name))
-        for alias in aliases:
-            yield q(node, SURFACE_ALIAS_NODE, L(alias))
-        yield q(paper, K.mentions, node)
-        if ent.get("proposed"):
-            yield q(paper, K.proposes, node)
-
-    for etype, ents in (record.get("entities") or {}).items():
-        if etype not in ENTITY_CLASS:
-            continue
-        for ent in ents:
-            if isinstance(ent, dict) and isinstance(ent.get("name"), str) and ent["name"].strip():
-                yield from declare(etype, ent)
-
-    def find(name: str, prefer: str) -> ox.NamedNode | None:
-        others = [prefer] + [t for t in type_order if t != prefer]
-        for t in others:
-            if (t, name) in node_of:
-                return node_of[(t, name)]
-        key = iris.fold(name)
-        for t in others:
-            if (t, key) in folded:
-                return folded[(t, key)]
-        return None
-
-    created: list[ox.Quad] = []
-
-    def entity(name: Any, etype: str) -> ox.NamedNode | None:
-        """The node of a name the relation uses; a name the record's entity
-        lists lack is still an entity of the type its place implies."""
-        if not isinstance(name, str) or not name.strip():
-            return None
-        node = find(name, etype)
-        if node is None:
-            created.extend(declare(etype, {"name": name}))
-            node = node_of[(etype, name)]
-        return node
-
-    def derived_from(rel: dict, nodes: list[ox.NamedNode | None]) -> ox.NamedNode | None:
-        span = rel.get("span")
-        if span:
-            i = sentence_at(int(span[0]))
-            return sent_nodes[i] if i is not None else None
-        # Without a span, a sentence mentioning every entity of the relation.
-        common: set[int] | None = None
-        for n in nodes:
-            if n is None:
-                continue
-            s = mention_sentences.get(n, set())
-            common = s if common is None else common & s
-        return sent_nodes[min(common)] if common else None
-
-    for i, rel in enumerate(record.get("relations") or []):
-        p = rel.get("p")
-        if p not in RELATION and p != "achieves":
-            continue
-        subj = entity(rel.get("s"), "Method")
-        obj = None
-        if p in RELATION:
-            if p == "improvesOver":
-                obj = find(rel.get("o") or "", "Method") if rel.get("o") else None
-                if obj is None and isinstance(rel.get("o"), str) and rel["o"].strip():
-                    obj = ox.NamedNode(str(iris.local_baseline_iri(pid, rel["o"])))
-                    created.append(q(obj, R.type, K.Baseline))
-                    created.append(q(obj, S.prefLabel, L(rel["o"])))
-            else:
-                obj = entity(rel.get("o"), _OBJECT_TYPE[p])
-        dataset = entity(rel.get("dataset"), "Dataset")
-        metric = entity(rel.get("metric"), "Metric")
-        # Entities a relation names are mentioned even when the relation is unusable.
-        yield from created
-        created.clear()
-        if subj is None or (p in RELATION and obj is None):
-            continue  # a relation without its subject or object says nothing
-        sent = derived_from(rel, [subj, obj, dataset, metric])
-        conf = decimal_literal(rel["confidence"]) if rel.get("confidence") is not None else None
-        if conf is not None and not 0 <= Decimal(conf.value) <= 1:
-            conf = None
-
-        if obj is not None:
-            yield q(subj, N(RELATION[p]), obj)
-            fact = ox.NamedNode(str(iris.fact_iri(pid, i)))
-            yield q(fact, R.type, R.Statement)
-            yield q(fact, R.subject, subj)
-            yield q(fact, R.predicate, N(RELATION[p]))
-            yield q(fact, R.object, obj)
-            yield q(fact, P.wasGeneratedBy, activity)
-            yield q(fact, K.reportedIn, paper)
-            if sent is not None:
-                yield q(fact, P.wasDerivedFrom, sent)
-            if conf is not None:
-                yield q(fact, K.confidence, conf)
-
-        if p in ("improvesOver", "achieves"):
-            res = ox.NamedNode(str(iris.result_iri(pid, i)))
-            yield q(res, R.type, M.ModelEvaluation)
-            yield q(res, R.type, K.Improvement if p == "improvesOver" else K.Score)
-            yield q(res, K.method, subj)
-            yield q(res, K.reportedIn, paper)
-            yield q(res, P.wasGeneratedBy, activity)
-            if obj is not None:
-                yield q(res, K.baseline, obj)
-            if dataset is not None:
-                yield q(res, K.dataset, dataset)
-            if metric is not None:
-                yield q(res, M.specifiedBy, metric)
-            value = rel.get("value")
-            if value is not None and str(value).strip():
-                lo, hi = parse_value(str(value))
-                yield q(res, K.valueText, L(value))
-                if hi is not None:
-                    yield q(res, M.hasValue, decimal_literal(hi))
-                if lo is not None and lo != hi:
-                    yield q(res, K.minValue, decimal_literal(lo))
-            if isinstance(rel.get("unit"), str) and rel["unit"].strip():
-                yield q(res, K.unit, L(rel["unit"]))
-            if p == "improvesOver" and rel.get("gain") in ("absolute", "relative"):
-                yield q(res, K.gainType, N(MLKG[rel["gain"].capitalize() + "Gain"]))
-            if sent is not None:
-                yield q(res, P.wasDerivedFrom, sent)
-            if conf is not None:
-                yield q(res, K.confidence, conf)
-
-
-def paper_graph(abstract: Abstract, record: dict, resolver: Resolver | None = None) -> rdflib.Dataset:
-    """The same quads as an rdflib Dataset."""
-    ds = rdflib.Dataset()
-    data = "".join(str(qd) + " .\n" for qd in record_quads(abstract, record, resolver))
-    ds.parse(data=data, format="nquads")
-    return ds

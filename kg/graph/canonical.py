@@ -20,12 +20,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from kg.graph.iris import entity_iri, entity_slug, fold
-
-if TYPE_CHECKING:  # the graph needs only the entries' fields, not the NLP package
-    from kg.nlp.gazetteer import Entry
+from kg.io.gazetteer_files import Entry
 
 Key = tuple[str, str]  # (entity type, folded name)
 
@@ -81,7 +79,7 @@ def _naming_key(names: Iterable[str], aliases: Iterable[str]) -> tuple[tuple[str
 class Resolver:
     """Resolves namings to canonical entities (see the module doc)."""
 
-    def __init__(self, gazetteer: Iterable["Entry"] = ()):
+    def __init__(self, gazetteer: Iterable[Entry] = ()):
         self.entries = list(gazetteer)
         # (type, key) -> index of the first gazetteer entry listing that key
         self.gazetteer_key: dict[Key, int] = {}

@@ -19,20 +19,14 @@ from typing import Iterator
 
 import pyoxigraph as ox
 
+from kg.graph import vocab
 from kg.graph.canonical import Entity, Resolver
-from kg.graph.vocab import (ENTITIES_GRAPH, ENTITY_CLASS, GRAPH, ID, MLKG, RDF, SEGMENT_TYPE, SKOS,
-                            SURFACE_ALIAS, SURFACE_NAME)
+from kg.graph.nodes import MLKG, RDF, SKOS, as_node
+from kg.graph.vocab import ENTITY_CLASS, SEGMENT_TYPE
 
-_ENTITIES = ox.NamedNode(str(ENTITIES_GRAPH))
-_PAPER_GRAPH_PREFIX = str(GRAPH["paper/"])
-_ID = str(ID)
-_NAME = ox.NamedNode(str(SURFACE_NAME))
-_ALIAS = ox.NamedNode(str(SURFACE_ALIAS))
-_TYPE = ox.NamedNode(str(RDF.type))
-_ENTITY = ox.NamedNode(str(MLKG.Entity))
-_PREF = ox.NamedNode(str(SKOS.prefLabel))
-_ALT = ox.NamedNode(str(SKOS.altLabel))
-_EXACT = ox.NamedNode(str(SKOS.exactMatch))
+_ENTITIES = ox.NamedNode(str(vocab.ENTITIES_GRAPH))
+_PAPER_GRAPH_PREFIX = str(vocab.GRAPH["paper/"])
+_ID = str(vocab.ID)
 
 
 @dataclass
@@ -57,9 +51,9 @@ def entity_type(iri: str) -> str | None:
 def namings(db: ox.Store, g: ox.NamedNode) -> dict[ox.NamedNode, tuple[list[str], list[str]]]:
     """Each entity node of paper graph `g` with the names and aliases the paper uses."""
     out: dict[ox.NamedNode, tuple[list[str], list[str]]] = {}
-    for quad in db.quads_for_pattern(None, _NAME, None, g):
+    for quad in db.quads_for_pattern(None, MLKG.surfaceName, None, g):
         out.setdefault(quad.subject, ([], []))[0].append(quad.object.value)
-    for quad in db.quads_for_pattern(None, _ALIAS, None, g):
+    for quad in db.quads_for_pattern(None, MLKG.surfaceAlias, None, g):
         out.setdefault(quad.subject, ([], []))[1].append(quad.object.value)
     return out
 
@@ -78,17 +72,17 @@ def rename(db: ox.Store, g: ox.NamedNode, old: ox.NamedNode, new: ox.NamedNode) 
 
 def entity_quads(entity: Entity) -> Iterator[ox.Quad]:
     node = ox.NamedNode(entity.iri)
-    yield ox.Quad(node, _TYPE, ox.NamedNode(str(ENTITY_CLASS[entity.etype])), _ENTITIES)
-    yield ox.Quad(node, _TYPE, _ENTITY, _ENTITIES)
-    yield ox.Quad(node, _PREF, ox.Literal(entity.pref_label), _ENTITIES)
+    yield ox.Quad(node, RDF.type, as_node(ENTITY_CLASS[entity.etype]), _ENTITIES)
+    yield ox.Quad(node, RDF.type, MLKG.Entity, _ENTITIES)
+    yield ox.Quad(node, SKOS.prefLabel, ox.Literal(entity.pref_label), _ENTITIES)
     for alt in entity.alt_labels:
-        yield ox.Quad(node, _ALT, ox.Literal(alt), _ENTITIES)
+        yield ox.Quad(node, SKOS.altLabel, ox.Literal(alt), _ENTITIES)
     for iri in entity.exact_match:
         try:
             target = ox.NamedNode(iri)
         except ValueError:
             continue  # a gazetteer id that is no IRI links nothing
-        yield ox.Quad(node, _EXACT, target, _ENTITIES)
+        yield ox.Quad(node, SKOS.exactMatch, target, _ENTITIES)
 
 
 def canonicalise(db: ox.Store, resolver: Resolver) -> CanonicalReport:
@@ -127,7 +121,7 @@ def canonicalise(db: ox.Store, resolver: Resolver) -> CanonicalReport:
 def orphans(db: ox.Store) -> list[str]:
     """Entities in the entities graph that no paper mentions (always none after `canonicalise`)."""
     q = f"""SELECT DISTINCT ?e WHERE {{
-      GRAPH <{ENTITIES_GRAPH}> {{ ?e a <{MLKG.Entity}> }}
-      FILTER NOT EXISTS {{ GRAPH ?g {{ ?p <{MLKG.mentions}> ?e }} FILTER(?g != <{ENTITIES_GRAPH}>) }}
+      GRAPH <{vocab.ENTITIES_GRAPH}> {{ ?e a <{vocab.MLKG.Entity}> }}
+      FILTER NOT EXISTS {{ GRAPH ?g {{ ?p <{vocab.MLKG.mentions}> ?e }} FILTER(?g != <{vocab.ENTITIES_GRAPH}>) }}
     }} ORDER BY ?e"""
     return [row["e"].value for row in db.query(q)]

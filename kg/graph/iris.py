@@ -76,6 +76,16 @@ def paper_id_of_graph(graph_iri: str) -> str:
     return unquote(graph_iri.removeprefix(str(GRAPH["paper/"])))
 
 
+def extraction_iri(paper_id: str):
+    """The extraction run that read this paper (a prov:Activity)."""
+    return ID[f"paper/{safe_id(paper_id)}/extraction"]
+
+
+def agent_iri(name: str, version: str):
+    """The extractor of this name and version (a prov:SoftwareAgent)."""
+    return ID[f"agent/{slug(name)}/{slug(version)}"]
+
+
 def sentence_iri(paper_id: str, index: int):
     return ID[f"paper/{safe_id(paper_id)}/sentence/{index}"]
 

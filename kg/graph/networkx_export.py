@@ -14,7 +14,7 @@ from typing import BinaryIO
 
 import networkx as nx
 
-from kg.graph.vocab import ENTITY_CLASS, MLKG, RELATION, SKOS
+from kg.graph.vocab import ENTITY_CLASS, MLKG, RDF, RELATION, SKOS
 
 FORMATS = ("graphml", "gexf")
 
@@ -36,9 +36,7 @@ SELECT ?s ?p ?o (COUNT(DISTINCT ?paper) AS ?papers) WHERE {{
   VALUES ?p {{ {" ".join(f"<{p}>" for p in RELATION.values())} }}
   ?s ?p ?o .
   OPTIONAL {{ ?fact <{MLKG.reportedIn}> ?paper ;
-              <http://www.w3.org/1999/02/22-rdf-syntax-ns#subject> ?s ;
-              <http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate> ?p ;
-              <http://www.w3.org/1999/02/22-rdf-syntax-ns#object> ?o }}
+              <{RDF.subject}> ?s ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o }}
 }} GROUP BY ?s ?p ?o
 """
 

@@ -1,15 +1,93 @@
-"""Vocabularies as Namespace objects; IRIs are never spelled out elsewhere."""
+"""Vocabularies as rdflib namespaces; IRIs are never spelled out elsewhere.
+
+Terms are named the way rdflib names them: `PROV.wasDerivedFrom`,
+`DCTERMS.title`, `MLKG.surfaceName`. Our own vocabulary (MLKG) and the
+terms we use of ML-Schema (MLS) and FaBiO (FABIO) are closed lists, as
+rdflib's PROV or SKOS are: a term not listed here raises AttributeError
+rather than making a new IRI. A new term goes here and into
+schemas/ontology.ttl (with rdfs:label and rdfs:comment) together.
+kg.graph.nodes gives the same terms as pyoxigraph nodes.
+"""
 
 from rdflib import Namespace
-from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD, DefinedNamespace
+from rdflib.term import URIRef
 
 BASE = "https://w3id.org/mlkg/"
-MLKG = Namespace(BASE + "ontology#")   # our own terms, only where no standard one fits
 ID = Namespace(BASE + "id/")           # entities, papers, sentences, results
 GRAPH = Namespace(BASE + "graph/")     # one named graph per paper, plus ENTITIES_GRAPH
 ENTITIES_GRAPH = GRAPH["entities"]     # canonical labels and types, recomputed from the paper graphs
-MLS = Namespace("http://www.w3.org/ns/mls#")
-FABIO = Namespace("http://purl.org/spar/fabio/")
+
+
+class MLKG(DefinedNamespace):
+    """Our own terms, only where no standard vocabulary has one (schemas/ontology.ttl)."""
+
+    _NS = Namespace(BASE + "ontology#")
+    _fail = True
+
+    # Classes
+    Entity: URIRef        # a method, dataset, task or metric; one node across all papers
+    Method: URIRef
+    Baseline: URIRef      # what a paper improves over when only its own words name it
+    Sentence: URIRef
+    Score: URIRef         # a result: a method's value of a metric on a dataset
+    Improvement: URIRef   # a result: a method's gain over a baseline
+    GainType: URIRef
+    AbsoluteGain: URIRef
+    RelativeGain: URIRef
+
+    # Relations between entities
+    evaluatedOn: URIRef
+    addresses: URIRef
+    improvesOver: URIRef
+
+    # A paper and what it names
+    mentions: URIRef
+    proposes: URIRef
+    collection: URIRef
+    surfaceName: URIRef   # the record's `name` for an entity in one paper
+    surfaceAlias: URIRef  # one of the record's `aliases` for it in one paper
+
+    # Sentences
+    text: URIRef
+    start: URIRef
+    end: URIRef
+
+    # Provenance and results
+    reportedIn: URIRef
+    confidence: URIRef
+    method: URIRef
+    baseline: URIRef
+    dataset: URIRef
+    minValue: URIRef
+    valueText: URIRef
+    unit: URIRef
+    gainType: URIRef
+
+
+class MLS(DefinedNamespace):
+    """The terms of ML-Schema (http://www.w3.org/ns/mls#) this graph uses."""
+
+    _NS = Namespace("http://www.w3.org/ns/mls#")
+    _fail = True
+
+    Algorithm: URIRef
+    Dataset: URIRef
+    Task: URIRef
+    EvaluationMeasure: URIRef
+    ModelEvaluation: URIRef
+    specifiedBy: URIRef
+    hasValue: URIRef
+
+
+class FABIO(DefinedNamespace):
+    """The terms of FaBiO (http://purl.org/spar/fabio/) this graph uses."""
+
+    _NS = Namespace("http://purl.org/spar/fabio/")
+    _fail = True
+
+    ResearchPaper: URIRef
+
 
 PREFIXES = {
     "mlkg": MLKG, "id": ID, "mls": MLS, "fabio": FABIO, "prov": PROV, "skos": SKOS,
@@ -27,11 +105,11 @@ RELATION = {
     "addresses": MLKG.addresses,
     "improvesOver": MLKG.improvesOver,
 }
+GAIN_TYPE = {
+    "absolute": MLKG.AbsoluteGain,
+    "relative": MLKG.RelativeGain,
+}
 
 # The record's entity type as it appears in entity IRIs (id:dataset/...), and back.
 TYPE_SEGMENT = {etype: etype.lower() for etype in ENTITY_CLASS}
 SEGMENT_TYPE = {seg: etype for etype, seg in TYPE_SEGMENT.items()}
-
-# Properties whose objects are entities a paper refers to by one of its names.
-SURFACE_NAME = MLKG.surfaceName    # the record's `name` for the entity in this paper
-SURFACE_ALIAS = MLKG.surfaceAlias  # one of the record's `aliases` for it in this paper

@@ -246,19 +246,22 @@ def fold_name(name: str) -> str:
     return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
 
 
-_TITLE_JOINERS = ("of", "for", "and", "with", "-")
-
-
-def _is_title(v: list[Tok], start: int, end: int) -> bool:
+def _is_title(v: list[Tok], start: int, end: int, lex: Lexicon) -> bool:
     """Is every word of tokens start..end capitalised (or a joiner such as "of")?"""
-    return all(tok.text[:1].isupper() or tok.lower_ in _TITLE_JOINERS for tok in v[start:end])
+    joiners = lex.patterns.long_form_title_joiners
+    return all(tok.text[:1].isupper() or tok.lower_ in joiners for tok in v[start:end])
 
 
-def _head_type(v: list[Tok], long: Span, lex: Lexicon) -> str | None:
+def _head_type(v: list[Tok], long: Span, short: Span, lex: Lexicon) -> str | None:
     last = v[long.end - 1].lower_
-    title = _is_title(v, long.start, long.end)
+    title = _is_title(v, long.start, long.end, lex)
     if last in lex.dataset_cues_after:
         return "Dataset"
+    # "pseudo-log-likelihood (PLL)"; "Kullback Leibler (KL) divergence", "Answer Correctness (AC) metric".
+    after = short.end + (short.end < len(v) and v[short.end].text == ")")
+    if last.rsplit("-", 1)[-1] in lex.patterns.hyphen_metric_heads \
+            or (after < len(v) and v[after].lower_ in lex.patterns.metric_words_after_pairs):
+        return "Metric"
     if last in lex.metric_heads and last not in lex.method_heads:
         return "Metric"
     if last in lex.task_heads and (last not in lex.method_heads or not title):
@@ -308,13 +311,13 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
         if long_text.lower() in lex.generic_terms or short_text in lex.not_names:
             dropped.add(short_text)
             continue
-        title = _is_title(v, long.start, long.end)
+        title = _is_title(v, long.start, long.end, lex)
         inside = [c for c in by_end.get(long.end, ()) if c.start >= long.start
                   and (c.start == long.start or (c.source in ("gazetteer", "variant") and not title))]
         on_short = [c for c in by_end.get(short.end, ()) if c.start == short.start]
         ranked = sorted(inside + on_short, key=lambda c: (-(c.source == "proposal"), -c.rank, -(c.end - c.start)))
         ranked = [c for c in ranked if c.source not in ("name",) or c in on_short]
-        label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(v, long, lex)
+        label = ranked[0].label if ranked and ranked[0].source != "name" else _head_type(v, long, short, lex)
         if label is None:
             label = "Method" if ranked else None
         if label is None:
@@ -385,9 +388,6 @@ def _lenders(cands: list[Candidate]) -> tuple[list[tuple[int, int, str, int]], l
 _start = attrgetter("start")
 
 
-_GENERIC_METHODS = frozenset(g.rstrip("s") for g in ("models", "networks"))
-
-
 # The paper's own names and abbreviations are kept whatever their words.
 _KEPT_SOURCES = ("proposal", "abbreviation")
 
@@ -401,7 +401,7 @@ def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
     low = text.lower()
     if low in lex.generic_terms:
         return False
-    if c.label == "Method" and low.rstrip("s") in _GENERIC_METHODS:
+    if c.label == "Method" and low.rstrip("s") in lex.patterns.generic_methods:
         return False
     return True
 

@@ -1,11 +1,9 @@
 """Gazetteers: well-known names of datasets, metrics, tasks and methods,
 and the spaCy component that marks them in a Doc.
 
-Each file is JSON Lines, one entry a line: {"name": ..., "aliases": [...],
-"type": ..., "exactMatch": IRI or [IRIs], "case": "sensitive"}. The package
-ships one file per type in kg/resources/gazetteers; users add their own with
---gazetteer FILE (each entry then needs "type", unless the file is named
-datasets/metrics/tasks/methods.jsonl).
+The files (JSON Lines of {"name", "aliases", "type", "exactMatch", "case"})
+are read and checked by kg.io.gazetteer_files, which needs no spaCy; its
+names are re-exported here.
 
 Matching: a form with a capital or a digit ("BERT", "ImageNet") matches as
 written, since folding case would make words of "GLUE" or "Replica"; an
@@ -17,97 +15,20 @@ Names that extend a known one at a hyphen or a digit ("Llama-3-8B-Instruct",
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
-from typing import Iterable
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
+from kg.io.gazetteer_files import FILE_TYPES, Entry, GazetteerError, load, load_builtin, load_file
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.tokenizer import CleaningTokenizer
 from kg.nlp.tokens import positions, view_columns
 from kg.nlp.word_sets import WordSet
 
-FILE_TYPES = {"datasets": "Dataset", "metrics": "Metric", "tasks": "Task", "methods": "Method"}
-
-
-@dataclass
-class Entry:
-    name: str
-    type: str
-    aliases: list[str] = field(default_factory=list)
-    exact_match: list[str] = field(default_factory=list)
-    case_sensitive: bool = False
-
-    @property
-    def forms(self) -> list[str]:
-        return [self.name, *self.aliases]
-
-
-class GazetteerError(ValueError):
-    pass
-
-
-def _parse(lines: Iterable[str], source: str, default_type: str | None) -> list[Entry]:
-    out = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise GazetteerError(f"{source}:{n}: malformed JSON: {err.msg}") from None
-        if not isinstance(row, dict) or not isinstance(row.get("name"), str) or not row["name"].strip():
-            raise GazetteerError(f"{source}:{n}: each entry needs a non-empty string 'name'")
-        etype = row.get("type", default_type)
-        if etype not in FILE_TYPES.values():
-            raise GazetteerError(f"{source}:{n}: 'type' must be one of {', '.join(FILE_TYPES.values())}")
-        aliases = row.get("aliases", [])
-        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-            raise GazetteerError(f"{source}:{n}: 'aliases' must be a list of strings")
-        em = row.get("exactMatch", [])
-        em = [em] if isinstance(em, str) else list(em)
-        case = row.get("case", "auto")
-        if case not in ("auto", "sensitive"):
-            raise GazetteerError(f"{source}:{n}: 'case' must be \"auto\" or \"sensitive\"")
-        out.append(Entry(row["name"].strip(), etype, [a.strip() for a in aliases if a.strip()], em, case == "sensitive"))
-    return out
-
-
-def load_builtin() -> list[Entry]:
-    entries: list[Entry] = []
-    root = resources.files("kg.resources") / "gazetteers"
-    for stem, etype in FILE_TYPES.items():
-        res = root / f"{stem}.jsonl"
-        if res.is_file():
-            entries += _parse(res.read_text(encoding="utf-8").splitlines(), f"kg/resources/gazetteers/{stem}.jsonl", etype)
-    return entries
-
-
-def load_file(path: str | Path) -> list[Entry]:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GazetteerError(f"{path}: no such gazetteer file") from None
-    except UnicodeDecodeError:
-        raise GazetteerError(f"{path}: gazetteer is not UTF-8 text") from None
-    stem_type = FILE_TYPES.get(path.stem)
-    return _parse(text.splitlines(), str(path), stem_type)
-
-
-def load(extra: Iterable[str | Path] = ()) -> list[Entry]:
-    entries = load_builtin()
-    for p in extra:
-        entries += load_file(p)
-    return entries
-
+__all__ = ["FILE_TYPES", "Entry", "GazetteerError", "GazetteerMatcher", "load", "load_builtin", "load_file"]
 
 # -- the component -------------------------------------------------------------
 _VARIANT_SPLIT = re.compile(r"-")
@@ -122,7 +43,12 @@ _MAX_VARIANTS = 100_000
 
 def _plural(form: str) -> str | None:
     last = form[-1:]
-    return form + "s" if last.isalpha() and not form.endswith("s") else None
+    if not last.isalpha() or form.endswith("s"):
+        return None
+    # "accuracy" -> "accuracies"; "Galaxy" or "ROUGE-Y" is no English word
+    if form.endswith("y") and form[-2:-1] not in "aeiou" and form.islower():
+        return form[:-1] + "ies"
+    return form + "s"
 
 
 class GazetteerMatcher:
@@ -134,6 +60,7 @@ class GazetteerMatcher:
         self.entries = entries
         self.by_form: dict[str, int] = {}  # exact form -> entry index, for variants
         words = lex.name_stop_words
+        self.not_prefixes = lex.patterns.not_name_prefixes
         self._variants: dict[str, int | None] = {}  # word -> _variant(word)
         for i, e in enumerate(entries):
             key = str(i)
@@ -180,8 +107,8 @@ class GazetteerMatcher:
     def _variant(self, text: str) -> int | None:
         """The entry a hyphenated or numbered name extends, if any."""
         parts = _VARIANT_SPLIT.split(text)
-        if parts[-1].lower() in _ADJECTIVE_TAILS:
-            return None
+        if parts[-1].lower() in _ADJECTIVE_TAILS or text.lower().startswith(self.not_prefixes):
+            return None  # "Transformer-based", "non-BERT"
         if len(parts) > 1:
             for k in range(len(parts) - 1, 0, -1):  # longest known prefix first
                 hit = self.by_form.get("-".join(parts[:k]))

@@ -1,12 +1,79 @@
-"""The entity word lists (rule family "lexicon", kg/resources/rules/lexicon.json)."""
+"""The entity word lists (rule family "lexicon", kg/resources/rules/lexicon.json)
+and the shapes of names and numbers (rule family "entity_patterns")."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Iterable
 
 from kg import rules
+
+
+@dataclass(frozen=True, eq=False)
+class EntityPatterns:
+    """The rule family "entity_patterns": regular expressions made from its
+    pieces (see docs/rules.md) and its word lists."""
+
+    number: re.Pattern  # a whole word
+    quantity: re.Pattern  # a whole word, case-insensitive
+    unit: re.Pattern  # a whole word
+    version_number: re.Pattern  # a whole word
+    not_in_names: re.Pattern  # anywhere in a word
+    language_pair_split: re.Pattern  # literal separators, tried in order
+    dataset_name_ending: re.Pattern  # at the end of a word
+    metric_name_shape: re.Pattern  # a whole word
+    hardware_name: re.Pattern  # a whole word
+    roman_numerals: frozenset[str]
+    list_separators: frozenset[str]
+    allowed_participles: frozenset[str]
+    allowed_gerunds: frozenset[str]
+    title_joiners: frozenset[str]
+    long_form_title_joiners: frozenset[str]
+    proper_name_method_heads: frozenset[str]
+    metric_skip_heads: frozenset[str]
+    score_heads: frozenset[str]
+    generic_owners: frozenset[str]
+    generic_methods: frozenset[str]
+    dataset_list_cues: frozenset[str]
+    list_openers: tuple[tuple[str, ...], ...]  # word sequences, longest first
+    naming_words: frozenset[str]
+    evaluated_on_words: frozenset[str]
+    not_evaluation_before_on: frozenset[str]
+    after_evaluated_name: frozenset[str]
+    indefinite_articles: frozenset[str]
+    hyphen_metric_heads: frozenset[str]
+    metric_words_after_pairs: frozenset[str]
+    metric_judging_words: frozenset[str]
+    time_point_words: frozenset[str]
+    not_name_prefixes: tuple[str, ...]
+
+
+def _any_of(pieces: list[str]) -> str:
+    return "|".join(f"(?:{p})" for p in pieces)
+
+
+def _entity_patterns(raw: dict) -> EntityPatterns:
+    try:
+        compiled = dict(
+            number=re.compile(f"^(?:{_any_of(raw['number'])})$"),
+            quantity=re.compile(f"^(?:{_any_of(raw['quantity'])})$", re.I),
+            unit=re.compile(f"^(?:{_any_of(raw['unit'])})$"),
+            version_number=re.compile(f"^(?:{_any_of(raw['version_number'])})$"),
+            not_in_names=re.compile(_any_of(raw["not_in_names"])),
+            language_pair_split=re.compile("|".join(map(re.escape, raw["language_pair_separators"]))),
+            dataset_name_ending=re.compile(f"(?:{_any_of(raw['dataset_name_endings'])})$"),
+            metric_name_shape=re.compile(f"^(?:{_any_of(raw['metric_name_shapes'])})$"),
+            hardware_name=re.compile(f"^(?:{_any_of(raw['hardware_names'])})$"),
+        )
+    except re.error as err:
+        raise rules.RulesError(f"entity_patterns: a piece is not a regular expression ({err})") from None
+    openers = tuple(sorted({tuple(o.split()) for o in raw["list_openers"]}, key=len, reverse=True))
+    words = {f.name: frozenset(raw[f.name]) for f in fields(EntityPatterns)
+             if f.name not in compiled and f.name not in ("list_openers", "not_name_prefixes")}
+    return EntityPatterns(**compiled, **words, list_openers=openers,
+                          not_name_prefixes=tuple(raw["not_name_prefixes"]))
 
 
 # eq=False: a Lexicon is made once per set of rules files and used as a cache
@@ -29,6 +96,7 @@ class Lexicon:
     adjective_suffixes: frozenset[str]
     task_context_before: frozenset[str]
     languages: frozenset[str]
+    patterns: EntityPatterns  # the family "entity_patterns", read with the same rules files
 
 
 def lexicon(extra: Iterable[str] = ()) -> Lexicon:
@@ -39,4 +107,5 @@ def lexicon(extra: Iterable[str] = ()) -> Lexicon:
 @lru_cache(maxsize=16)
 def _lexicon(extra: tuple[str, ...]) -> Lexicon:
     raw = rules.load("lexicon", extra)
-    return Lexicon(**{f.name: frozenset(raw[f.name]) for f in fields(Lexicon)})
+    words = {f.name: frozenset(raw[f.name]) for f in fields(Lexicon) if f.name != "patterns"}
+    return Lexicon(**words, patterns=_entity_patterns(rules.load("entity_patterns", extra)))

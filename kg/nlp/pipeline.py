@@ -30,7 +30,9 @@ Contract with everything downstream (kg.extract.record, kg.extract.relations):
 - doc._.proposed_name: kg_name of the first proposed Method, or None;
 - doc._.kg_candidates: every rule's candidates before settling (debugging);
 - doc._.kg_relations: relation dicts as in the extraction record, each with
-  "span" (start, end of the sentence it came from) and "confidence".
+  "span" (start, end of the sentence it came from) and "confidence" (the
+  relation rules' raw value; the record carries it calibrated, see
+  kg.extract.relation_confidence).
 """
 
 from __future__ import annotations

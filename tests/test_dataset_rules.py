@@ -1,0 +1,83 @@
+"""Datasets told by their context, on sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.nlp import make_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline()
+
+
+def entities(nlp, text: str) -> set[tuple[str, str]]:
+    doc = nlp(text)
+    return {(s.text, s.label_) for s in doc.spans["entities"]}
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Results on two public datasets, including Quokka-2 and WOMBAT, are strong.", ["Quokka-2", "WOMBAT"]),
+    ("It transfers to downstream datasets, e.g., KOALA and DingoSet, without tuning.", ["KOALA", "DingoSet"]),
+    ("We score three benchmarks: EMU-1 (birds), NUMBAT (mammals) and PossumQ (plants).",
+     ["EMU-1", "NUMBAT", "PossumQ"]),
+    ("Web-scale corpora (WALLABY, BILBY) are used for pretraining.", ["WALLABY", "BILBY"]),
+    ("Finally we build a test collection called QUOLL that stresses retrievers.", ["QUOLL"]),
+])
+def test_names_a_dataset_word_introduces(nlp, text, names):
+    found = entities(nlp, text)
+    for name in names:
+        assert (name, "Dataset") in found, (name, found)
+
+
+def test_a_singular_dataset_word_introduces_no_list(nlp):
+    found = entities(nlp, "The corpus (FooLicense-2) was released with TurboNet.")
+    assert ("FooLicense-2", "Dataset") not in found
+
+
+@pytest.mark.parametrize("text, name", [
+    ("On QuollSet, the model reaches 81.2% accuracy.", "QuollSet"),
+    ("Evaluations on NUMBAT across three backbones show gains.", "NUMBAT"),
+    ("It gains +3.1 nDCG on WombatIR) and more.", "WombatIR"),
+    ("Scores on the BILBY-2 and DingoQA splits improve.", "BILBY-2"),
+])
+def test_a_name_evaluated_on_is_a_dataset(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Our tagger is based on QuollNet, which is fast.", "QuollNet"),
+    ("We fine-tune on QuollNet features for speed.", "QuollNet"),
+])
+def test_a_name_on_which_something_rests_is_not_a_dataset(nlp, text, name):
+    assert (name, "Dataset") not in entities(nlp, text)
+
+
+def test_a_capitalised_cue_word_and_its_number_are_part_of_the_name(nlp):
+    found = entities(nlp, "Our system was submitted to the QuollMOS Challenge 2031 last spring.")
+    assert ("QuollMOS Challenge 2031", "Dataset") in found
+
+
+def test_a_name_before_words_saying_what_a_benchmark_holds(nlp):
+    found = entities(nlp, "On the WOMBAT weak supervision benchmark, the labeller gains 4 points.")
+    assert ("WOMBAT", "Dataset") in found
+    # after "a", the name is of something else ("a NUMBAT weak supervision benchmark": NUMBAT's benchmark)
+    found = entities(nlp, "It is then tuned on a NUMBAT weak supervision benchmark for labelling.")
+    assert ("NUMBAT", "Dataset") not in found
+
+
+def test_a_list_carries_the_type_of_a_known_dataset_along(nlp):
+    found = entities(nlp, "We score on real sets (e.g. GLUE, QUOLL, NUMBAT, BILBY) and synthetic ones.")
+    assert {("QUOLL", "Dataset"), ("NUMBAT", "Dataset"), ("BILBY", "Dataset")} <= found
+
+
+@pytest.mark.parametrize("text, name", [
+    ("It gains on four datasets from QuollEmbed, which stresses long inputs.", "QuollEmbed"),
+    ("The detector placed first in the WOMBAT24 competition this year.", "WOMBAT24"),
+    ("It is tested on the Quoll-Part II and Numbat-Part 1 databases.", "Quoll-Part II"),
+    ("It is tested on the Quoll-Part II and Numbat-Part 1 databases.", "Numbat-Part 1"),
+    ("Alignment improves on the Gentle-Honest dataset by two points.", "Gentle-Honest"),
+])
+def test_more_ways_to_name_a_dataset(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)

@@ -1,0 +1,73 @@
+"""Metric names, on sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.nlp import make_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline()
+
+
+def entities(nlp, text: str) -> set[tuple[str, str]]:
+    doc = nlp(text)
+    return {(s.text, s.label_) for s in doc.spans["entities"]}
+
+
+def test_the_score_of_a_known_metric_is_that_metric(nlp):
+    found = entities(nlp, "QuillGAN reaches an FID score of 3.1 and a BLEU score of 30.")
+    assert {("FID", "Metric"), ("BLEU", "Metric")} <= found
+    assert ("QuillEval score", "Metric") in entities(nlp, "It raises the QuillEval score by two points.")
+
+
+def test_a_generic_word_before_score_is_no_metric_name(nlp):
+    found = entities(nlp, "QuillNet reaches a SOTA score and A score of 3 on QuollSet.")
+    assert not any(label == "Metric" for _, label in found)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We compare the quasi-log-likelihood (QLL) of both samplers.", "quasi-log-likelihood"),
+    ("We use the Brandt Koller (BK) divergence to compare the two.", "Brandt Koller"),
+    ("Systems trained with the Answer Soundness (AS) metric gain most.", "Answer Soundness"),
+    ("Its echo-to-hiss ratio (EHR) rises by 3 dB.", "echo-to-hiss ratio"),
+])
+def test_an_abbreviated_measure_is_a_metric(nlp, text, name):
+    assert (name, "Metric") in entities(nlp, text)
+
+
+def test_a_name_at_a_cutoff_is_a_metric(nlp):
+    found = entities(nlp, "QuillNet gains +4.2 Sturdiness@10 over the baseline.")
+    assert ("Sturdiness@10", "Metric") in found
+
+
+def test_upper_case_spellings_of_known_metrics(nlp):
+    found = entities(nlp, "QuillNet reaches a MAP of 0.51 with the same FLOPS.")
+    assert {("MAP", "Metric"), ("FLOPS", "Metric")} <= found
+
+
+def test_model_size_is_no_metric_name(nlp):
+    assert entities(nlp, "Quality grows with model size for QuillNet.") == {("QuillNet", "Method")}
+
+
+def test_a_setting_is_no_metric(nlp):
+    found = entities(nlp, "We tune cosine learning rates for QuillNet.")
+    assert not any(label == "Metric" for _, label in found)
+
+
+def test_a_point_in_time_is_no_metric(nlp):
+    found = entities(nlp, "QuillNet adapts its weights at inference time and during training time.")
+    assert not any(label == "Metric" for _, label in found)
+    assert ("inference time", "Metric") in entities(nlp, "QuillNet halves the inference time of BERT.")
+
+
+def test_words_that_judge_a_value_are_no_part_of_its_name(nlp):
+    found = entities(nlp, "QuillNet has the lowest glyph error rate of all taggers.")
+    assert ("glyph error rate", "Metric") in found
+
+
+def test_a_known_metric_in_the_plural(nlp):
+    found = entities(nlp, "QuillNet improves accuracies and keeps latencies low.")
+    assert {("accuracies", "Metric"), ("latencies", "Metric")} <= found
