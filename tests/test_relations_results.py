@@ -380,3 +380,9 @@ def test_a_score_with_its_spread_keeps_the_metric_after_it(nlp):
     doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet reaches 39.75 +/- 0.34% top-1 accuracy.",
                    {"FooNet": "Method", "top-1 accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
     assert scores(doc) == {("FooNet", "top-1 accuracy", "39.75", "Alpha-QA")}
+
+
+def test_margins_listed_each_with_its_dataset_are_no_scores(nlp):
+    doc = annotate(nlp, "We propose FooNet, a backbone. FooNet raises accuracy by 2.1% on Alpha-QA and 1.5% on Beta-QA.",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == set()

@@ -384,7 +384,15 @@ def _is_gain(s: Sentence, q: Quantity) -> bool:
         return False
     run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
     listed = run if len(run) > 1 else score_list(s, q)
-    return any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in listed)
+    if any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in listed):
+        return True
+    # "by 2.1% on A and 1.5% on B": the margin's list goes on with each number's own dataset.
+    before = previous_in_list(s, q)
+    while before is not None:
+        if before.from_value is None and _gain_by_itself(s, before):
+            return True
+        before = previous_in_list(s, before)
+    return False
 
 
 def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
