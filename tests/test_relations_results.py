@@ -386,3 +386,19 @@ def test_margins_listed_each_with_its_dataset_are_no_scores(nlp):
     doc = annotate(nlp, "We propose FooNet, a backbone. FooNet raises accuracy by 2.1% on Alpha-QA and 1.5% on Beta-QA.",
                    {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
     assert scores(doc) == set()
+
+
+def test_a_score_of_a_benchmark_with_no_metric_named(nlp):
+    doc = annotate(nlp, "We propose FooNet, an embedder. FooNet achieves a record-high score of 69.32 on Alpha-QA.",
+                   {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "score", "69.32", "Alpha-QA")}
+
+
+@pytest.mark.parametrize("piece", PIECES["plain_scores"])
+def test_each_plain_score_phrase_gives_the_metric_score(nlp, piece):
+    doc = annotate(nlp, f"We propose FooNet, an embedder. On Alpha-QA FooNet reaches {_example(piece)} 69.32.",
+                   {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "score", "69.32", "Alpha-QA")}, _example(piece)
+    doc = annotate(nlp, "We propose FooNet, an embedder. On Alpha-QA FooNet reaches 69.32 points of it.",
+                   {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == set()

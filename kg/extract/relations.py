@@ -28,8 +28,8 @@ from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
-                                named_for_training, previous_in_list, respective, respective_metric, result_rules,
-                                result_setting, score_list)
+                                named_for_training, plain_score, previous_in_list, respective, respective_metric,
+                                result_rules, result_setting, score_list)
 from kg.extract.scanning import occurrences
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
@@ -627,8 +627,8 @@ def _only_dataset(s: Sentence) -> str | None:
 
 # -- achieves --------------------------------------------------------------------
 def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
-    if not s.of("Metric"):
-        return  # a score is always in a metric (_metric_near): without one, no number need be read
+    if not s.of("Metric") and "score" not in s.lower:
+        return  # a score is in a metric (_metric_near) or "a score of": without one, no number need be read
     c = cues()
     nexts = _next_starts(s)
     for q in s.quantities:
@@ -641,6 +641,8 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         while before is not None and metric is None:  # "85.3% accuracy on A and 62.1% on B"
             metric = _metric_near(s, before, _run_end(s, before))
             before = previous_in_list(s, before)
+        if metric is None and not s.of("Metric"):
+            metric = plain_score(s, q)  # "a record-high score of 69.32 on MTEB"
         if metric is None and q.from_value is not None:
             # "improves F1 on X from 86% to 87%": the last metric before "from", no number between.
             before = [m for m in s.of("Metric") if m.end <= q.start

@@ -43,6 +43,7 @@ class ResultRules:
     yardstick: re.Pattern
     averaged: re.Pattern  # matched right after a number's metric words
     training: re.Pattern
+    plain_score: re.Pattern  # ends where the number begins
     testing: re.Pattern
     result_opener: re.Pattern
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
@@ -64,6 +65,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
         respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
         yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
+        plain_score=re.compile(rf"\b{_alt(data['plain_scores'])}\s+(?:only\s+|about\s+|around\s+)?~?$", re.I),
         training=re.compile(rf"\b{_alt(data['training_words'])}", re.I),
         testing=re.compile(rf"\b{_alt(data['test_words'])}", re.I),
         averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['averaged_over'])}\b", re.I),
@@ -257,6 +259,12 @@ def for_method(s: Sentence, run_end: int) -> Mention | None:
 
 
 _FOR = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,2}?for\s+(?:the\s+)?", re.I)
+
+
+def plain_score(s: Sentence, q: Quantity) -> str | None:
+    """ "a record-high score of 69.32 on MTEB": with no metric named, the
+    benchmark's own score, in the metric "score"."""
+    return "score" if rules_of(s).plain_score.search(s.text, max(0, q.start - 60), q.start) else None
 
 
 def averaged(s: Sentence, run_end: int) -> bool:
