@@ -658,7 +658,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
         subject, conf = _subject(s, q.start, excluded)
         if subject is None:
-            subject, conf = _sole_method(s, q, excluded)
+            subject, conf = _sole_method(s, q.start, excluded)
         named = for_method(s, run_end)
         if named is not None:
             subject, conf = named.name, 0.8  # "141 tokens/s for FooNet-8B and 129 tokens/s for FooNet-70B"
@@ -673,13 +673,14 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         found.add(s, rel, conf * (0.9 if achieved else 0.75))
 
 
-def _sole_method(s: Sentence, q: Quantity, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
+def _sole_method(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
     """In a paper that proposes nothing, the one method named in the clause
-    of a number is what the number is a result of: "we reach 81.7% accuracy
-    on ImageNet with a pruned PlainMamba-L3" (the authors apply it)."""
+    of a number (or dataset) at `pos` is what the result is of: "we reach
+    81.7% accuracy on ImageNet with a pruned PlainMamba-L3" (the authors
+    apply it)."""
     if s.main is not None:
         return None, 0.0
-    clause = _clause_start(s, q.start)
+    clause = _clause_start(s, pos)
     names = {m.name for m in s.of("Method") if all(m.end <= a or m.start >= b for a, b in excluded)
              and _clause_start(s, m.start) == clause}
     return (names.pop(), 0.55) if len(names) == 1 else (None, 0.0)
