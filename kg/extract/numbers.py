@@ -71,7 +71,7 @@ def _listed_number() -> re.Pattern:
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
+def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     unit = _unit_pattern()
     one = rf"{_BEFORE}{_SIGN}(?P<num>{_NUM})(?P<unit>{unit})?(?![\w.]*\d)(?![A-Za-z])"
     single = re.compile(one, re.I)
@@ -81,10 +81,15 @@ def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
     span = re.compile(
         rf"{_BEFORE}(?:between\s+)?(?P<a>{_NUM})(?P<ua>{unit})?\s*(?:-|\u2013|\u2014|~|to|and)\s*(?P<b>{_NUM})(?P<ub>{unit})(?![\w.]*\d)",
         re.I)
-    # "from 52.5 and 18.7 to 66.5 and 7.4": two changes written as two lists.
+    return single, from_to, span
+
+
+@lru_cache(maxsize=1)
+def _from_lists() -> re.Pattern:
+    """ "from 52.5 and 18.7 to 66.5 and 7.4": two changes written as two lists."""
+    unit = _unit_pattern()
     listed = rf"(?:{_NUM})(?:{unit})?(?:\s*(?:,\s*(?:and\s+)?|and\s+|/\s*)(?:{_NUM})(?:{unit})?){{1,4}}"
-    from_lists = re.compile(rf"\bfrom\s+(?P<a>{listed})\s+to\s+(?P<b>{listed})(?![\w.]*\d)", re.I)
-    return single, from_to, span, from_lists
+    return re.compile(rf"\bfrom\s+(?P<a>{listed})\s+to\s+(?P<b>{listed})(?![\w.]*\d)", re.I)
 
 
 def _unit(raw: str | None) -> str | None:
@@ -194,7 +199,7 @@ def quantities(text: str) -> list[Quantity]:
     # folds with a non-ASCII one, but in other text lower() may change the
     # offsets, so the range pattern scans it all.)
     numbers = _number_starts(text, digit.start())
-    single, from_to, span, from_lists = _patterns()
+    single, from_to, span = _patterns()
     if text.isascii():
         between = occurrences(lower, "between")
         ranges = matches_at(span, text, sorted(numbers + between) if between else numbers)
@@ -206,7 +211,7 @@ def quantities(text: str) -> list[Quantity]:
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in taken)
 
-    for m in from_lists.finditer(text) if "from" in lower else ():
+    for m in _from_lists().finditer(text) if "from" in lower else ():
         changes = _paired_changes(text, m)
         found += changes
         if changes:
