@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from kg.extract import Extractor
@@ -236,54 +234,6 @@ def test_names_side_by_side_in_a_dataset_list_are_one_item(nlp) -> None:
 def test_we_refer_to_it_as_names_the_proposal(nlp) -> None:
     text = "We refer to the architecture as a “braided ladder” network based on repeated pooling."
     assert proposed(nlp, text) == {("braided ladder", "Method")}
-
-
-# -- fast paths give what the plain ways give ----------------------------------------
-_CUE_PIECES = ["We", "we", " ", "  ", "\n", "propose", "proposes", "introduce", "this", "This", "paper", "the", "The",
-               "present", "work", "our", "Our", "method", ",", "proposed", "newly", "called", "named", "namely",
-               "referred to as", "dub", "by", "proposing", "via", "introducing", "FooNet", "new", "were", "web",
-               "é", "THE", "WE", "describes", "report", "document", "refer to the model as", "a", "models", "(",
-               "“", "\u212a", "\u0131", "\u0130", "\u017f", "\u2014", "CALLED", "thıs", "propoſe", "\u212aiteNet",
-               "\u00a0", "\u2009"]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(_CUE_PIECES), max_size=30))
-def test_proposal_cues_are_found_where_a_full_scan_finds_them(pieces: list[str]) -> None:
-    from kg.nlp.proposals import _CUES, _matches, _occurrences, _starts_hold
-
-    text = "".join(pieces)
-    low = text.lower()
-    occurrences = _occurrences(low) if _starts_hold(text, low) else None
-    for cue in _CUES:
-        assert [m.span() for m in _matches(cue, text, low, occurrences)] == [m.span() for m in cue.rx.finditer(text)]
-
-
-def test_only_the_characters_folded_apart_match_a_start_other_than_in_lower_case() -> None:
-    # _starts_hold: every character that IGNORECASE matches with a lower-case
-    # letter or a space of a start lowers to it, but for _FOLDED_APART.
-    import sys
-
-    from kg.nlp.proposals import _FOLDED_APART
-
-    every = "".join(chr(i) for i in range(sys.maxunicode + 1) if not 0xD800 <= i <= 0xDFFF)
-    apart = {c for p in "abcdefghijklmnopqrstuvwxyz " for c in re.findall(re.escape(p), every, re.I) if c.lower() != p}
-    assert apart == set(_FOLDED_APART)
-
-
-def test_no_start_of_a_cue_begins_another() -> None:
-    # _matches takes the places where each start begins as disjoint.
-    from kg.nlp.proposals import _CUES
-
-    for cue in _CUES:
-        assert not [(a, b) for a in cue.starts for b in cue.starts if a != b and b.startswith(a)]
-
-
-def test_proposal_cues_are_written_in_lower_case() -> None:
-    # _matches tries them without IGNORECASE on lower-cased text: equal only so.
-    from kg.nlp.proposals import _CUES
-
-    assert all(cue.rx.flags & re.IGNORECASE and cue.rx.pattern == cue.rx.pattern.lower() for cue in _CUES)
 
 
 def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:

@@ -1,17 +1,26 @@
-"""The paper's own proposals: "we propose / introduce / present X",
-"X, a novel ...", "called / dubbed / named X", "our method, X", and a new
-benchmark or dataset ("we release X, a benchmark for ...").
+"""The paper's own proposals, by kind of phrasing (the cue words are the rule
+family "proposals", kg/resources/rules/proposals.json, compiled by
+kg.nlp.proposal_cues):
 
-Adds candidates with proposed=True (label Dataset when the words before the
-name say dataset, benchmark or corpus, else Method) and sets
-doc._.proposed_name to the first proposed Method's name.
+- an opener and the first name after it: "we propose / introduce / designed
+  X", "this paper presents X", "by proposing X", "... and introduce X"; a
+  lower-case name set off after it ("we propose knowledge boosting, a ...");
+  names listed with it ("X (XN) and Y");
+- a naming word: "called / dubbed / denoted as X", "we call this approach X";
+- "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
+- a novelty apposition after the name: "X, a novel ...";
+- "namely X" after a noun of method, in a sentence that introduces something;
+- the parts of a proposal: "our X consists of A and B", "two modules: A, B".
+
+Adds candidates with proposed=True (label Dataset when dataset words say so,
+else Method); kg.nlp.entities sets doc._.proposed_name from them.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from typing import NamedTuple
+from itertools import chain
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
@@ -21,41 +30,14 @@ from kg.nlp.abbreviations import abbreviation_pairs
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
+from kg.nlp.proposal_cues import ProposalCues, proposal_cues
 from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
 
-_VERB = re.compile(
-    r"\b(?:we|this (?:paper|work|study|article|report|document)|the present (?:paper|work)|our (?:paper|work))\s+"
-    r"(?:(?:first|also|further|then|hence|therefore|thus|newly|here|now)\s+)?"
-    r"(?:propose|introduce|present|develop|design|build|construct|release|create|curate|collect|contribute|"
-    r"devise|formulate|put forward|offer|unveil|open-source|describe)[sd]?\b", re.I)
-_INTRODUCING = re.compile(r"\b(?:by |through |via )?(?:proposing|introducing|presenting|developing)\b", re.I)
-_CALLED = re.compile(r"\b(?:called|dubbed|named|termed|coined|nicknamed|namely|referred to as|"
-                     r"we (?:term|call|name|dub|coin)|"
-                     r"we refer to (?:it|this|them|(?:the|our) [\w-]+(?: [\w-]+)?) as(?: an?| the)?)\b\s*[:\"“']?", re.I)
-# "our method, FooNet" and "our models (FooNets)": the name right after.
-_OUR = re.compile(r"\bour (?:proposed |new |novel )?(?:method|model|framework|approach|system|algorithm|"
-                  r"architecture|technique|benchmark|dataset)s?\s*[,(]\s*", re.I)
-# "the proposed FooNet": only a name right after "proposed" counts.
-_THE_PROPOSED = re.compile(r"\b(?:the|our) (?:newly )?proposed\s+", re.I)
-_APPOSITION_NOVEL = re.compile(r",\s+(?:a|an|the)\s+(?:\w+[\s-]){0,3}?(?:novel|new|simple|first|unified|"
-                               r"general|lightweight|efficient|scalable|principled|flexible|training-free|"
-                               r"plug-and-play)\b", re.I)
-# How _APPOSITION_NOVEL begins. Found by one scan of the text (the search
-# skips to each comma in C), it tells the few commas where the whole pattern
-# is worth trying: it can match nowhere this does not.
-_APPOSITION_START = re.compile(r",\s+(?:a|an|the)\s+", re.I)
-_DATASET_WORDS = re.compile(r"\b(?:dataset|data set|benchmark|corpus|suite|collection|test ?bed|leaderboard)s?\b",
-                            re.I)
-_SCAN_STOP = frozenset({"for", "to", "that", "which", "with", "by", "in", "on", "of", "from", "using", "based",
-                        "where", "when", "while", "whose", "as", ";", ":", ".", "(", "and"})
 _WINDOW = 14
-_NOT_AFTER_SUBJECT = frozenset({"on", "in", "of", "for", "to", "with", "by", "from", "at", "as", "and", "or", "into",
-                                "over", "under", "via", "than"})
 _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
-_NAME_SAYS_DATASET = re.compile(r"(?:Bench|bench|BENCH|QA|Eval|Dataset|Corpus|Benchmark|Set)$")
 
 
 # A name found: its first token and the token after it. The rules here read
@@ -97,7 +79,7 @@ def _lower_name_at(v: list[Tok], i: int, lex: Lexicon) -> Name | None:
     return (i, j) if j > i else None
 
 
-def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon) -> Name | None:
+def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
     """ "the proposed selective token generation outperforms": a lower-case
     name of two to four words after "the proposed", cut before an adverb;
     "the proposed method", "the proposed deep model" or a plural name nothing."""
@@ -113,9 +95,53 @@ def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon) -> Name | 
     if last.endswith("s") or view_text(v, text, start, end).lower() in lex.generic_terms:
         return None
     # As the subject of what follows ("... outperforms", "... is"), not inside a longer phrase ("... on X", "..., and").
-    if end >= len(v) or v[end].is_punct or v[end].lower_ in _NOT_AFTER_SUBJECT:
+    if end >= len(v) or v[end].is_punct or v[end].lower_ in cues.not_after_subject:
         return None
     return start, end
+
+
+def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
+    """ "we propose (a novel) knowledge boosting, ...", "we introduce a latent
+    attention layer that ...": a lower-case name of two to five words right
+    after an opener (past an article and words of praise), set off by a
+    comma or bracket, or with a method's head ("layer", "loss") where the
+    clause goes on ("which", "to" ...). Not a gerund that opens what is
+    done ("we propose training reward models"), a task, a dataset, a plural
+    or a participle ("a network designed for"), nor a description that ends
+    in a generic head ("a multi-task learning framework") unless an
+    abbreviation in brackets names it."""
+    sent_end = v[i].sent_end
+    start = i
+    while start < sent_end and v[start].lower_ in cues.lower_name_skipped:
+        start += 1
+    end = start
+    while end < sent_end and end - start < 5:
+        tok = v[end]
+        if tok.is_punct or tok.is_space or not tok.text[:1].islower() or not tok.text.replace("-", "").isalnum() \
+                or tok.lower_ in lex.name_stop_words or tok.lower_ in cues.scan_stop:
+            break
+        end += 1
+    if end - start < 2:
+        return None
+    first, last = v[start].lower_, v[end - 1].lower_
+    # Set off as a name ("knowledge boosting, a ..."), or a method's part going on ("a latent attention layer that").
+    set_off = end == sent_end or v[end].text in cues.lower_name_set_off and not (
+        # "a dual pathway, 11-layers deep, ...": a comma that goes on with more description
+        v[end].text == "," and (end + 1 >= sent_end or v[end + 1].lower_ not in cues.lower_name_after_comma))
+    if not set_off and not (v[end].lower_ in cues.lower_name_ends
+                            and _is_method_head(last.rsplit("-", 1)[-1], lex)):
+        return None
+    abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
+    if first.endswith("ing") or last.endswith("ed") or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
+            or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
+            or view_text(v, text, start, end).lower() in lex.generic_terms \
+            or last in cues.lower_name_generic_heads and not abbreviated:
+        return None
+    return start, end
+
+
+def _is_method_head(word: str, lex: Lexicon) -> bool:
+    return word in lex.method_heads or word in lex.method_heads_lowercase
 
 
 def _token_at(v: list[Tok], idxs: tuple[int, ...], char: int) -> int | None:
@@ -128,8 +154,9 @@ def _token_at(v: list[Tok], idxs: tuple[int, ...], char: int) -> int | None:
 
 
 def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pairs: dict[int, Name],
-          stop_early: bool, window: int = _WINDOW, named: bool = False) -> Name | None:
-    """The first name within a few tokens after a character offset, within its sentence."""
+          stop: frozenset[str], window: int = _WINDOW, named: bool = False) -> Name | None:
+    """The first name within a few tokens after a character offset, within
+    its sentence; none when a word of `stop` comes first."""
     i = _token_at(v, idxs, start_char)
     if i is None:
         return None
@@ -137,16 +164,106 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
     for k in range(i, min(sent_end, i + window)):
         tok = v[k]
         # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
-        if stop_early and tok.lower_ in _SCAN_STOP and (k > i or tok.lower_ == "to"):
+        if tok.lower_ in stop and (k > i or tok.lower_ == "to") and not _joins_words(v, k):
             return None
         name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")),
                         named=named and k == i)
         if name is not None:
-            end = name[1]
+            end = _past_short_form(v, name[1])
             if end < len(v) and (v[end].lower_ in lex.task_heads or v[end].lower_ in lex.task_cues):
                 return None  # "a neural POS tagging model", "the SSS problem": the name is part of a task
             return name
     return None
+
+
+def _joins_words(v: list[Tok], k: int) -> bool:
+    """ "a novel and efficient mechanism": an "and" between two lower-case
+    words joins words of one phrase, not two clauses."""
+    return v[k].lower_ == "and" and 0 < k < len(v) - 1 and v[k - 1].text.isalpha() and v[k - 1].text.islower() \
+        and v[k + 1].text[:1].islower()
+
+
+def _past_short_form(v: list[Tok], end: int) -> int:
+    """The token after a name's short form in brackets ("FooNet (FN) task"), or `end`."""
+    if end + 2 < len(v) and v[end].text == "(" and v[end + 2].text == ")":
+        return end + 3
+    return end
+
+
+def _coordinated(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], known: set[Name]) -> list[Name]:
+    """The names listed with a proposal right after it: "we present FooNet
+    (FN) and BarNet", "FooNet, BarNet and BazNet" (not names the gazetteer
+    knows: "FooNet and BERT" compares)."""
+    out = []
+    k = _past_short_form(v, name[1])
+    while k < len(v) - 1 and len(out) < 4 and v[k].text in (",", "and") and not v[k].is_sent_start:
+        j = k + 1 + (v[k].text == "," and v[k + 1].lower_ == "and")
+        if j >= len(v) or v[j].is_sent_start:
+            break
+        nxt = _name_at(v, j, lex, pairs, relaxed=True)
+        if nxt is None or nxt in known:
+            break
+        out.append(nxt)
+        k = _past_short_form(v, nxt[1])
+    return out
+
+
+def _parts(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pairs: dict[int, Name],
+           known: set[Name]) -> list[Name]:
+    """The names from `start_char` to the end of its sentence: the parts
+    after "consists of". Not names the gazetteer knows, nor adjectives
+    ("TDNN-based"); a lone capitalised word takes the lower-case words up to
+    a method head after it ("Multiview centroid loss") or is no name."""
+    i = _token_at(v, idxs, start_char)
+    if i is None:
+        return []
+    out = []
+    k, end = i, v[i].sent_end
+    while k < end:
+        relaxed = k == i or v[k - 1].text in (",", ":", ";", ")", "a", "an", "the", "and")
+        name = _name_at(v, k, lex, pairs, relaxed=relaxed)
+        if name is None:
+            k += 1
+            continue
+        if name[1] - name[0] == 1 and name[0] not in pairs and not is_name_like(v[name[0]], lex):
+            j = name[1]
+            while j < end and j - name[1] < 3 and v[j].text.isalpha() and v[j].text.islower() \
+                    and not _is_method_head(v[j].lower_, lex):
+                j += 1
+            name = (name[0], j + 1) if j < end and _is_method_head(v[j].lower_, lex) else None
+        if name is not None and name not in known \
+                and v[name[1] - 1].text.rsplit("-", 1)[-1].lower() not in lex.adjective_suffixes:
+            out.append(name)
+        k = _past_short_form(v, name[1]) if name is not None else k + 1
+    return out
+
+
+def _sentence_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int) -> str:
+    """The text of the sentence at `char`, up to it."""
+    i = _token_at(v, idxs, char)
+    start = v[v[i].sent_start].idx if i is not None else 0
+    return text[start:char]
+
+
+def _introduced_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues) -> bool:
+    """Whether the sentence, up to `char`, introduces something: an opener
+    ("we propose") or a novelty word ("a new objective")."""
+    before = _sentence_before(v, idxs, text, char)
+    return bool(cues.opener.search(before) or cues.novelty.search(before))
+
+
+def _namely_introduces(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues) -> bool:
+    """ "we propose a novel approach (namely, FooNet)": "namely" names the
+    paper's own thing only after a noun of method ("two public datasets,
+    namely ..." lists others' work) in a sentence that introduces something."""
+    i = _token_at(v, idxs, char)
+    if i is None:
+        return False
+    k = i - 1
+    while k >= v[i].sent_start and v[k].is_punct:
+        k -= 1
+    return k >= v[i].sent_start and bool(cues.our_noun.fullmatch(v[k].lower_)) \
+        and _introduced_before(v, idxs, text, char, cues)
 
 
 def _end_char(v: list[Tok], name: Name) -> int:
@@ -154,115 +271,37 @@ def _end_char(v: list[Tok], name: Name) -> int:
     return last.idx + len(last.text)
 
 
-# "X (Y), a new dataset ...": a dataset word soon after the name.
-_DATASET_AFTER = re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
-                            r"(?:dataset|benchmark|corpus|suite)\b", re.I)
-
-
-def _label(v: list[Tok], text: str, from_char: int, name: Name) -> str:
+def _label(v: list[Tok], text: str, from_char: int, name: Name, cues: ProposalCues) -> str:
     start_char, end_char = v[name[0]].idx, _end_char(v, name)
-    if _NAME_SAYS_DATASET.search(text[start_char:end_char]):
-        return "Dataset"
+    if cues.dataset_name.search(text[start_char:end_char]) or cues.dataset_before.fullmatch(v[name[1] - 1].text):
+        return "Dataset"  # "FooBench", "Cross-Age Face dataset"
     between = text[from_char:start_char]
     after = text[end_char:end_char + 60]
-    if _DATASET_WORDS.search(between) or _DATASET_AFTER.match(after):
+    if cues.dataset_before.search(between) or cues.dataset_after.match(after):
         return "Dataset"
     return "Method"
 
 
-class _Cue(NamedTuple):
-    """A pattern that says a name follows, and how to look for the name."""
-
-    rx: re.Pattern  # case-insensitive, written in lower case
-    # Where a match can begin, in lower case: the pattern is tried only there
-    # (see _matches). Keep in step with the pattern. Each start costs a scan
-    # of the text and a try of the pattern wherever it is found, so a start as
-    # long as the pattern allows is cheaper ("the proposed", not "the "),
-    # unless another cue scans for it anyway ("our ", "we").
-    starts: tuple[str, ...]
-    stop_early: bool  # see _scan
-    window: int  # how many tokens after the cue the name may start
-    # rx without IGNORECASE, for lower-case ASCII text (see _matches): the
-    # case-blind match costs twice as much.
-    lower_rx: re.Pattern
-
-
-def _cue(rx: re.Pattern, starts: tuple[str, ...], stop_early: bool, window: int) -> _Cue:
-    return _Cue(rx, starts, stop_early, window, re.compile(rx.pattern, rx.flags & ~re.IGNORECASE))
+def _name_before(v: list[Tok], i: int, lex: Lexicon, abbreviations: list[tuple[Span, Span]]) -> Name | None:
+    """The name that ends just before token i: a defined abbreviation
+    ("Long Form (LF)" or "LF (Long Form)", the long form), a name-like token,
+    or a run of capitalised words ("Nucleus Sampling") within the sentence."""
+    k = i - 1
+    if v[k].text == ")" and k >= 1:
+        k -= 1
+    long = next((lg for lg, sh in abbreviations if sh.end == k + 1 or lg.end == k + 1), None)
+    if long is not None:
+        return long.start, long.end
+    start = k
+    while start > v[k].sent_start and k - start < 4 and _is_title_word(v[start - 1], lex):
+        start -= 1
+    if start < k and _is_title_word(v[k], lex) or is_name_like(v[k], lex):
+        return start, k + 1
+    return None
 
 
-_CALLED_CUE = _cue(_CALLED, ("called", "dubbed", "named", "termed", "coined", "nicknamed", "namely", "referred to as",
-                             "we"), False, 3)
-# In the order they are tried. After "called", "our method," or "the proposed" the name comes at once.
-_CUES = (
-    _cue(_VERB, ("we", "this ", "the present ", "our "), True, _WINDOW),
-    _cue(_INTRODUCING, ("by ", "through ", "via ", "proposing", "introducing", "presenting", "developing"), True,
-         _WINDOW),
-    _CALLED_CUE,
-    _cue(_OUR, ("our ",), False, 2),
-    _cue(_THE_PROPOSED, ("the proposed", "the newly proposed", "our "), True, 1),
-)
-
-
-# Every start of every cue, each once.
-_ALL_STARTS = tuple(dict.fromkeys(start for cue in _CUES for start in cue.starts))
-
-
-def _occurrences(low: str) -> dict[str, list[int]]:
-    """Where each start of a cue occurs in `low`, for the starts that do: found
-    once per abstract, as several cues share a start. Most starts are rare
-    words, absent from most abstracts: `in` tells so with one scan."""
-    out = {}
-    for start in _ALL_STARTS:
-        if start in low:
-            found = []
-            i = low.find(start)
-            while i >= 0:
-                found.append(i)
-                i = low.find(start, i + 1)
-            out[start] = found
-    return out
-
-
-# The only characters that IGNORECASE takes for an ASCII letter and lower()
-# does not turn into it (dotted I, dotless i, long s): see _starts_hold.
-_FOLDED_APART = ("\u0130", "\u0131", "\u017f")
-
-
-def _starts_hold(text: str, low: str) -> bool:
-    """Does a match of a cue in `text` begin where one of its starts begins
-    in `low` (text.lower())? So when lower() keeps every offset (no character
-    turns into two) and every character that a start's letter matches
-    case-blind lowers to that letter: always in ASCII text."""
-    return text.isascii() or (len(low) == len(text) and not any(c in text for c in _FOLDED_APART))
-
-
-def _matches(cue: _Cue, text: str, low: str, occurrences: dict[str, list[int]] | None) -> list[re.Match]:
-    """The matches of cue.rx.finditer(text), as spans of text. A
-    case-insensitive pattern is tried at every character of the abstract;
-    this tries it only where one of the cue's starts begins in `low`
-    (text.lower()), in order, as finditer would. `occurrences` is
-    _occurrences(low), or None where the starts do not hold (see
-    _starts_hold): then the plain scan. ASCII text, where IGNORECASE folds
-    nothing but A-Z, is matched by cue.lower_rx on `low`, at half the cost."""
-    if occurrences is None:
-        return list(cue.rx.finditer(text))
-    # No two starts of a cue begin at one place (none is the beginning of another).
-    at = [i for start in cue.starts if start in occurrences for i in occurrences[start]]
-    if not at:
-        return []
-    at.sort()
-    out = []
-    end = 0
-    match, target = (cue.lower_rx.match, low) if text.isascii() else (cue.rx.match, text)
-    for i in at:
-        if i < end:
-            continue  # inside the previous match: finditer goes on from its end
-        m = match(target, i)
-        if m is not None:
-            out.append(m)
-            end = m.end()
-    return out
+def _is_title_word(tok: Tok, lex: Lexicon) -> bool:
+    return bool(_TITLE_WORD.match(tok.text)) and tok.text not in lex.not_names and tok.lower_ not in STOP_WORDS
 
 
 def _short_form_use(texts: tuple[str, ...], pairs: list[tuple[Span, Span]], k: int) -> tuple[Span, int] | None:
@@ -279,60 +318,118 @@ def _short_form_use(texts: tuple[str, ...], pairs: list[tuple[Span, Span]], k: i
 
 @Language.factory("kg_proposals", default_config={"rules": []})
 def make_proposals(nlp: Language, name: str, rules: list[str]):
-    """The proposal rules, with the lexicon changed by the user's `rules` files."""
+    """The proposal rules, with the lexicon and the proposal cues changed by the user's `rules` files."""
     lex = lexicon(rules)
-    return lambda doc: find_proposals(doc, lex)
+    cues = proposal_cues(rules)
+    return lambda doc: find_proposals(doc, lex, cues)
 
 
-def find_proposals(doc: Doc, lex: Lexicon) -> Doc:
+def _components(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
+                pairs: dict[int, Name], known: set[Name], tasks: set[Name],
+                found: list[tuple[Name, str]]) -> list[tuple[Name, str]]:
+    """ "Our FooNet consists of two modules: BarNorm (BN) and BazPool": the
+    parts of a proposal, where the sentence names the proposal (found so far,
+    "our ...", "the proposed ...") or introduces something before the cue."""
+    out = []
+    names_before = {view_text(v, text, a, b) for (a, b), _ in found}
+    for m in cues.components.finditer(text):
+        before = _sentence_before(v, idxs, text, m.start())
+        if not (cues.our_name.search(before) or cues.the_proposed.search(before)
+                or _introduced_before(v, idxs, text, m.start(), cues) or any(n in before for n in names_before)):
+            continue
+        out.extend((part, _label(v, text, m.end(), part, cues))
+                   for part in _parts(v, idxs, m.end(), lex, pairs, known) if part not in tasks)
+    return out
+
+
+def _marked_before(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
+                   abbreviations: list[tuple[Span, Span]]) -> list[tuple[Name, str]]:
+    """ "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty."""
+    out = []
+    for m in chain(cues.apposition.finditer(text), cues.ours.finditer(text)):
+        idx = m.start()
+        i = bisect_left(idxs, idx)  # the comma or bracket token there, if it is one
+        if 0 < i < len(v) and idxs[i] == idx and v[i].text in (",", "("):
+            name = _name_before(v, i, lex, abbreviations)
+            if name is not None:
+                out.append((name, _label(v, text, idx, name, cues)))
+    return out
+
+
+def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> Doc:
+    """Add a proposal candidate for each name a cue finds (see the module docstring)."""
+    cues = cues or proposal_cues()
     v = token_view(doc)
     abbreviations = abbreviation_pairs(doc)
     pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
     text = doc_text(doc)
     texts, idxs = view_columns(doc)[0], view_columns(doc)[2]
-    low = text.lower()
-    occurrences = _occurrences(low) if _starts_hold(text, low) else None
     found: list[tuple[Name, str]] = []
-    called = _matches(_CALLED_CUE, text, low, occurrences)
+    out = candidates(doc)
+    known = {(c.start, c.end) for c in out if c.source == "gazetteer"}
+    tasks = {(c.start, c.end) for c in out if c.label == "Task" or c.label == "Metric" and c.source == "gazetteer"}
+    # "so-called X", "a phenomenon called X": the words right before cancel the cue.
+    called = [m for m in cues.naming.finditer(text)
+              if not text[max(0, m.start() - 20):m.start()].lower().endswith(cues.naming_not_after)]
     called_at = [m.start() for m in called]
-    for cue in _CUES:
-        rx = cue.rx
-        for m in called if cue is _CALLED_CUE else _matches(cue, text, low, occurrences):
-            name = _scan(v, idxs, m.end(), lex, pairs, stop_early=cue.stop_early, window=cue.window,
-                         named=rx is _CALLED)
-            if name is not None and (rx is _VERB or rx is _INTRODUCING):
+    no_stop: frozenset[str] = frozenset()
+    # In the order they are tried: (pattern, matches, words that end the search, window).
+    # After "called", "our method," or "the proposed" the name comes at once.
+    tried = (
+        (cues.opener, cues.opener.finditer(text), cues.scan_stop, _WINDOW),
+        (cues.gerund, cues.gerund.finditer(text), cues.scan_stop, _WINDOW),
+        (cues.joined_opener, cues.joined_opener.finditer(text), cues.scan_stop, _WINDOW),
+        (cues.naming, called, no_stop, 3),
+        (cues.namely, cues.namely.finditer(text), no_stop, 3),
+        (cues.our, cues.our.finditer(text), no_stop, 2),
+        (cues.our_name, cues.our_name.finditer(text), cues.scan_stop, 1),
+        (cues.the_proposed, cues.the_proposed.finditer(text), cues.scan_stop, 1),
+    )
+    for rx, matches, stop, window in tried:
+        for m in matches:
+            if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues):
+                continue
+            if rx is cues.joined_opener and not cues.subject.search(_sentence_before(v, idxs, text, m.start())):
+                continue  # "... and introduce X" needs "we" (or "this paper") earlier in its sentence
+            name = _scan(v, idxs, m.end(), lex, pairs, stop, window=window, named=rx is cues.naming)
+            opener = rx is cues.opener or rx is cues.gerund or rx is cues.joined_opener
+            if name is not None and opener:
                 end_char = _end_char(v, name)
                 if any(end_char <= c <= end_char + 25 for c in called_at):
                     # "we propose a Faster RCNN method named FDNet": the name comes after "named".
                     continue
-            if name is None and rx is _CALLED:
+            if name is None and rx is cues.naming and (cues.subject.match(m.group())
+                                                       or _introduced_before(v, idxs, text, m.start(), cues)):
+                # "we call it soft mixing", "we propose a new objective called soft mixing": a
+                # lower-case name only where the authors name it or the sentence introduces
+                # something ("named entities", "today called keys" are not theirs).
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_name_at(v, nxt, lex) if nxt is not None else None
                 if name is not None and v[name[1] - 1].lower_ in lex.task_heads:
                     name = None  # "namely car model classification": a task, not a method's name
-            elif name is None and rx is _THE_PROPOSED:
+            elif name is None and opener:
                 nxt = _token_at(v, idxs, m.end())
-                name = _lower_proposal_at(v, text, nxt, lex) if nxt is not None else None
+                name = _lower_object_at(v, text, nxt, lex, cues) if nxt is not None else None
+            elif name is None and rx is cues.the_proposed:
+                nxt = _token_at(v, idxs, m.end())
+                name = _lower_proposal_at(v, text, nxt, lex, cues) if nxt is not None else None
             if name is not None:
                 # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
                 use = _short_form_use(texts, abbreviations, name[0])
                 if use is not None and name[1] - name[0] <= use[1]:
                     name = use[0].start, use[0].end
-                found.append((name, _label(v, text, m.end(), name)))
-    # "X, a novel framework for ...": a name followed by a novelty apposition.
-    for idx in [m.start() for m in _APPOSITION_START.finditer(text)]:
-        i = bisect_left(idxs, idx)  # the comma token there, if the comma is one
-        if 0 < i < len(v) and idxs[i] == idx and v[i].text == "," and _APPOSITION_NOVEL.match(text, idx, idx + 80):
-            k = i - 1
-            if v[k].text == ")" and k >= 2:  # "Long Form (LF), a novel ..."
-                k -= 2
-            long = next((lg for lg, sh in abbreviations if sh.end == k + 1 or lg.end == k + 1), None)
-            name = (long.start, long.end) if long is not None else ((k, k + 1) if is_name_like(v[k], lex) else None)
-            if name is not None:
-                found.append((name, _label(v, text, idx, name)))
-    out = candidates(doc)
+                if rx is cues.our_name and (name in known or any(t_end == name[1] for _, t_end in tasks)):
+                    continue  # "our BERT model", "our improved SMT system": a known model or a task's system
+                found.append((name, _label(v, text, m.end(), name, cues)))
+                if opener:
+                    found.extend((more, _label(v, text, m.end(), more, cues))
+                                 for more in _coordinated(v, name, lex, pairs, known))
+    found.extend(_components(v, idxs, text, lex, cues, pairs, known, tasks, found))
+    found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
     for (start, end), label in found:
         if view_text(v, text, start, end).lower() in lex.generic_terms:
             continue
+        if label == "Method" and (start, end) in tasks:
+            continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc

@@ -1,0 +1,110 @@
+"""The cues of the paper's own proposals (rule family "proposals",
+kg/resources/rules/proposals.json), compiled into regular expressions.
+
+Each cue list of the family is one alternation in one pattern; a phrasing
+added to a list is found wherever the list's other entries are, with no
+other edit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+from kg import rules
+
+
+def _alt(pieces: list[str]) -> str:
+    # In the order written: where one piece begins another, the first written is tried first.
+    # An emptied list ("replace" with []) matches nothing, not the empty string.
+    return "(?:" + "|".join(pieces) + ")" if pieces else "(?!)"
+
+
+def _word_alt(pieces: list[str]) -> str:
+    r""" and _alt(pieces), led by a lookahead of the letters the pieces
+    begin with when each begins with a plain letter: a pattern is tried at
+    every position of the text, and one character test turns most away
+    (the cue patterns run about three times as fast). It asks nothing the
+    pieces do not, so the matches are the same."""
+    if pieces and all(re.match(r"[a-z](?![?*{])", p) for p in pieces):
+        return rf"(?=[{''.join(sorted({p[0] for p in pieces}))}])\b{_alt(pieces)}"
+    return rf"\b{_alt(pieces)}"
+
+
+@dataclass(frozen=True, eq=False)
+class ProposalCues:
+    """The compiled cues. Each pattern says that a name follows its match."""
+
+    opener: re.Pattern  # "we propose", "this paper introduces"
+    subject: re.Pattern  # "we", "this paper": matched at the start of a cue
+    joined_opener: re.Pattern  # "... and introduce": an opener whose subject came earlier
+    gerund: re.Pattern  # "(by) proposing"
+    naming: re.Pattern  # "called", "dubbed", "we refer to it as"
+    naming_not_after: tuple[str, ...]  # what cancels a naming word right before it ("so-called")
+    novelty: re.Pattern  # "novel", "new": said of what the paper introduces
+    namely: re.Pattern  # "namely", "i.e.": a name after a noun of method ("a new approach, namely X")
+    our_noun: re.Pattern  # one of our_nouns, as a whole word
+    our: re.Pattern  # "our method," "our models ("
+    our_name: re.Pattern  # "our", "our new", "our parameter-efficient": a name right after
+    the_proposed: re.Pattern  # "the proposed"
+    apposition: re.Pattern  # ", a novel", ", an efficient": the name comes before
+    components: re.Pattern  # "consists of", "modules:": the parts of a proposal follow
+    ours: re.Pattern  # "(ours)": the name comes before
+    dataset_before: re.Pattern  # dataset words between the cue and the name
+    dataset_after: re.Pattern  # "(FB), a new dataset": dataset words soon after the name
+    dataset_name: re.Pattern  # a name that says dataset by its ending ("FooBench")
+    scan_stop: frozenset[str]
+    lower_name_skipped: frozenset[str]
+    lower_name_generic_heads: frozenset[str]
+    lower_name_set_off: frozenset[str]
+    lower_name_after_comma: frozenset[str]
+    lower_name_ends: frozenset[str]
+    not_after_subject: frozenset[str]
+
+
+def proposal_cues(extra: Iterable[str] = ()) -> ProposalCues:
+    """The proposal cues, with the changes of the user's rules files `extra`."""
+    return _proposal_cues(tuple(str(p) for p in extra))
+
+
+@lru_cache(maxsize=16)
+def _proposal_cues(extra: tuple[str, ...]) -> ProposalCues:
+    return compile_cues(rules.load("proposals", extra))
+
+
+def compile_cues(data: dict[str, Any]) -> ProposalCues:
+    """The patterns of a loaded "proposals" family (kg.rules.load)."""
+    subjects, adverbs, verbs = _alt(data["subjects"]), _alt(data["subject_adverbs"]), _alt(data["opener_verbs"])
+    return ProposalCues(
+        # A verb is written as its stem: "s", "es", "d" or "ed" may follow ("proposes", "designed").
+        opener=re.compile(rf"{_word_alt(data['subjects'])}\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b", re.I),
+        subject=re.compile(rf"\b{subjects}\s", re.I),
+        joined_opener=re.compile(rf"{_word_alt(data['joined_subjects'])}\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b", re.I),
+        gerund=re.compile(rf"{_word_alt(data['gerund_openers'])}\b", re.I),
+        # An opening colon or quote is part of the cue: the name starts after it.
+        naming=re.compile(rf"{_word_alt(data['naming_words'])}\b\s*[:\"“']?", re.I),
+        naming_not_after=tuple(w.lower() for w in data["naming_not_after"]),
+        namely=re.compile(rf"{_word_alt(data['namely_words'])}(?!\w)\s*,?", re.I),
+        our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
+        novelty=re.compile(rf"{_word_alt(data['novelty_words'])}\b", re.I),
+        our=re.compile(rf"{_word_alt(['our'])} (?:{_alt(data['our_adjectives'])} )?{_alt(data['our_nouns'])}s?\s*[,(]\s*", re.I),
+        our_name=re.compile(rf"{_word_alt(['our'])}\s+(?:(?:{_alt(data['our_adjectives'])}|\w+-[\w-]+)\s+)?", re.I),
+        the_proposed=re.compile(rf"{_word_alt(data['the_proposed'])}\s+", re.I),
+        apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
+                              re.I),
+        components=re.compile(rf"{_word_alt(data['component_cues'])}(?!\w)", re.I),
+        ours=re.compile(rf"\(\s*{_alt(data['ours_marks'])}\s*\)", re.I),
+        dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
+        dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
+                                 rf"{_alt(data['dataset_words_after'])}\b", re.I),
+        dataset_name=re.compile(rf"{_alt(data['dataset_name_endings'])}$"),
+        scan_stop=frozenset(data["scan_stop"]),
+        lower_name_skipped=frozenset(data["lower_name_skipped"]),
+        lower_name_generic_heads=frozenset(data["lower_name_generic_heads"]),
+        lower_name_set_off=frozenset(data["lower_name_set_off"]),
+        lower_name_after_comma=frozenset(data["lower_name_after_comma"]),
+        lower_name_ends=frozenset(data["lower_name_ends"]),
+        not_after_subject=frozenset(data["not_after_subject"]),
+    )

@@ -1,0 +1,263 @@
+"""The proposal cues are data (kg/resources/rules/proposals.json): every entry
+of every list does its part on a sentence written from the entry itself, so
+an entry added to the file is tested with no new test; and a phrasing added
+by a user's rules file is found with that one edit."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from kg import rules
+from kg.nlp import make_pipeline
+from kg.nlp.candidates import candidates
+from kg.nlp.lexicon import lexicon
+from kg.nlp.proposal_cues import compile_cues
+from kg.nlp.proposals import find_proposals
+
+_PACKAGED = rules.load("proposals")
+
+
+@pytest.fixture(scope="module")
+def before_proposals():
+    """The pipeline up to the proposal rules."""
+    nlp = make_pipeline()
+    return lambda text: nlp(text, disable=["kg_proposals", "kg_entities"])
+
+
+def _proposed(before_proposals, text: str, data: dict) -> set[tuple[str, str]]:
+    """(text, label) of what the proposal rules with the cues `data` find in `text`."""
+    doc = before_proposals(text)
+    find_proposals(doc, lexicon(), compile_cues(data))
+    return {(doc[c.start:c.end].text, c.label) for c in candidates(doc) if c.source == "proposal"}
+
+
+def _example(piece: str) -> str:
+    """A short text that the regex piece matches: each group's first
+    alternative, each optional part left out, one of each repeated part."""
+    def write(parsed) -> str:
+        out = []
+        for op, av in parsed:
+            name = str(op)
+            if name == "LITERAL":
+                out.append(chr(av))
+            elif name == "IN":
+                out.append("x")
+            elif name == "BRANCH":
+                out.append(write(av[1][0]))
+            elif name == "SUBPATTERN":
+                out.append(write(av[-1]))
+            elif name.endswith("REPEAT"):
+                out.append(write(av[2]) * av[0])
+            else:
+                raise AssertionError(f"write an example for {piece!r} by hand ({name})")
+        return "".join(out)
+
+    text = write(re._parser.parse(piece))
+    assert re.fullmatch(piece, text), piece
+    return text
+
+
+def _without(key: str, entry: str) -> dict:
+    data = rules.load("proposals")
+    data[key] = [e for e in data[key] if e != entry]
+    return data
+
+
+# Per cue list: a sentence made from an entry (its example in place of {}),
+# and what the proposal rules find there with the entry; without the entry
+# they must find something else (mostly nothing).
+_CASES = {
+    "subjects": ("{} presents FooNet to count birds.", {("FooNet", "Method")}),
+    "joined_subjects": ("We study birds {} introduce FooNet, a counter.", {("FooNet", "Method")}),
+    "subject_adverbs": ("We {} present FooNet to count birds.", {("FooNet", "Method")}),
+    "opener_verbs": ("We {} FooNet to count birds.", {("FooNet", "Method")}),
+    "gerund_openers": ("The gap is closed by {} FooNet to count birds.", {("FooNet", "Method")}),
+    "naming_words": ("A bird counter {} FooNet runs fast.", {("FooNet", "Method")}),
+    "naming_not_after": ("It is a {}called FooNet.", set()),
+    "novelty_words": ("We study a {} objective called soft mixing.", {("soft mixing", "Method")}),
+    "our_adjectives": ("Our {} model, FooNet, counts birds.", {("FooNet", "Method")}),
+    "our_nouns": ("Our {}, FooNet, counts birds.", {("FooNet", "Method")}),
+    "the_proposed": ("As a result, {} soft label mixing outperforms BarNet.", {("soft label mixing", "Method")}),
+    "ours_marks": ("FooNet ({}) counts birds.", {("FooNet", "Method")}),
+    "lower_name_skipped": ("We propose {} soft label mixing, which helps.", {("soft label mixing", "Method")}),
+    "lower_name_generic_heads": ("We propose soft label {}, which helps.", set()),
+    "lower_name_set_off": ("We propose soft label mixing {} a way for birds.", {("soft label mixing", "Method")}),
+    "lower_name_after_comma": ("We propose soft label mixing, {} birds.", {("soft label mixing", "Method")}),
+    "lower_name_ends": ("We propose a soft label layer {} birds.", {("soft label layer", "Method")}),
+    "namely_words": ("We propose a new approach ({} FooNet) for birds.", {("FooNet", "Method")}),
+    "component_cues": ("Our FooNet {} BarNorm and BazPool.",
+                       {("FooNet", "Method"), ("BarNorm", "Method"), ("BazPool", "Method")}),
+    "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
+    "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
+    "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
+    "dataset_name_endings": ("We release Zeta{} to count birds.", None),  # the name is the example
+    "scan_stop": ("We propose a detector {} FooNet and birds.", set()),
+    "not_after_subject": ("Then the proposed soft label mixing {} the birds works.", set()),
+}
+
+
+def _entries():
+    for key, entries in _PACKAGED.items():
+        for entry in entries:
+            yield key, entry
+
+
+def test_every_key_has_a_case() -> None:
+    assert set(_CASES) == set(_PACKAGED)
+
+
+@pytest.mark.parametrize("key, entry", list(_entries()))
+def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str, entry: str) -> None:
+    template, expected = _CASES[key]
+    plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
+             "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma")
+    example = entry if key in plain else _example(entry)
+    if key == "naming_words" and example.startswith("we "):
+        template = "A bird counter runs fast, and {} FooNet."
+    text = template.format(example)
+    if key == "dataset_name_endings":
+        expected = {("Zeta" + example, "Dataset")}
+    with_entry = _proposed(before_proposals, text, _PACKAGED)
+    without_entry = _proposed(before_proposals, text, _without(key, entry))
+    assert with_entry == expected, (text, with_entry)
+    assert without_entry != expected, (text, without_entry)
+
+
+def test_an_emptied_cue_list_matches_nothing(before_proposals) -> None:
+    data = rules.load("proposals")
+    data["subjects"] = []
+    assert _proposed(before_proposals, "We present FooNet to count birds.", data) == set()
+
+
+_ONE_EDIT = "The authors present FooNet, a detector for road signs."
+
+
+def test_a_new_phrasing_is_one_edit_of_a_rules_file(tmp_path: Path) -> None:
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"proposals": {"extend": {"subjects": ["the authors"]}}}), encoding="utf-8")
+
+    def proposed(nlp) -> set[str]:
+        doc = nlp(_ONE_EDIT)
+        return {s._.kg_name for s in doc.spans["entities"] if s._.proposed}
+
+    assert proposed(make_pipeline()) == set()
+    assert proposed(make_pipeline(rules=[path])) == {"FooNet"}
+
+
+# -- kinds of phrasing, each with sentences written for it -------------------------------
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline()
+
+
+def _proposed_names(nlp, text: str) -> set[str]:
+    doc = nlp(text)
+    return {s._.kg_name for s in doc.spans["entities"] if s._.proposed}
+
+
+@pytest.mark.parametrize("text, names", [
+    # an opener verb in the past tense
+    ("For the second track, we designed FooNet to count birds.", {"FooNet"}),
+    ("We developed BarNet, which counts birds.", {"BarNet"}),
+    # names listed with a proposal
+    ("We present FooNet (FN) and BarNet (BN), two models for birds.", {"FooNet", "BarNet"}),
+    ("We propose FooNet and compare it with BarNet.", {"FooNet"}),
+    # the parts of a proposal
+    ("We propose FooNet. Our FooNet consists of two modules: Shared Echo Pooling (SEP) and a Kite Gate.",
+     {"FooNet", "Shared Echo Pooling", "Kite Gate"}),
+    ("Our approach comprises a Multiview centroid loss and BERT.", {"Multiview centroid loss"}),
+    ("We introduce KiteNet. KiteNet is a combination of two variants of KiteNet: KiteNet-Fast, which skips pixels, "
+     "and KiteNet-Tiny.", {"KiteNet", "KiteNet-Fast", "KiteNet-Tiny"}),
+    # an opener whose subject came earlier in the sentence
+    ("We frame routing as ranking and introduce FooNet, a router.", {"FooNet"}),
+    # "and" joining two words of one phrase does not end the search for the name
+    ("We propose a novel and efficient attribution mechanism, FooNet, for images.", {"FooNet"}),
+    # "our" and a name, with at most one modifier between
+    ("On three sets, our FooNet counts birds best.", {"FooNet"}),
+    ("Our parameter-efficient BarNet is cheap.", {"BarNet"}),
+    ("Our advanced model, BazNet, is cheap.", {"BazNet"}),
+    # a name marked as the paper's own in brackets
+    ("FooNet (ours) beats BarNet by 2 points.", {"FooNet"}),
+    # a novelty apposition after a defined abbreviation or a run of capitalised words
+    ("Results show that Drift Aware Quantile Regression (DAQR), a novel method, predicts drift.",
+     {"Drift Aware Quantile Regression"}),
+    ("These findings motivate Pebble Sampling, a simple but effective decoder.", {"Pebble Sampling"}),
+    # naming: "we call" with its object, "denoted as", "that we refer to as"
+    ("We call this new approach FooNet.", {"FooNet"}),
+    ("We call this design a Pebble Net (PN).", {"Pebble Net"}),
+    ("This novel approach, denoted as Soft Label Mixing (SLM), is fast.", {"Soft Label Mixing"}),
+    ("This gives a two-stage scheme that we refer to as FooNet.", {"FooNet"}),
+    # a lower-case name right after an opener, ending where the clause goes on
+    ("We propose knot boosting, a technique for small models.", {"knot boosting"}),
+    ("We introduce a latent gating layer that pools tokens.", {"latent gating layer"}),
+    ("By proposing selective anchor updating, we keep static nodes fixed.", {"selective anchor updating"}),
+    ("We propose a local self-attention which attends to a window.", {"local self-attention"}),
+    # "namely" after a noun of method, in a sentence that introduces something
+    ("In this paper we propose a novel approach (namely, Orthogonal Pebble Nets) to learn features.",
+     {"Orthogonal Pebble Nets"}),
+    ("We propose a delay-aware coordinate update rule (DECUR) for fixed points.", {"delay-aware coordinate update rule"}),
+    # a lower-case name after a naming word where the sentence introduces something
+    ("We propose a new objective, called soft label mixing, for birds.", {"soft label mixing"}),
+])
+def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
+    assert _proposed_names(nlp, text) == names
+
+
+@pytest.mark.parametrize("text", [
+    # "namely" lists what a noun before it covers, mostly things the paper did not make
+    "We test on two public sets, namely FooSet and BarSet.",
+    "Our method beats BarNet on birds.",
+    "In Table 2, a new record is set.",
+    # a lower-case description after an opener, not a name
+    "We propose a multi-task learning framework for birds.",
+    "We propose training reward models with contrast.",
+    "We introduce a network designed for birds.",
+    "We present hardware embeddings for cost models.",
+    "We propose a hyperbolic generalization of multidimensional scaling.",
+    "We develop a training-free metric that ranks models.",
+    "We propose a segment auction where ads are priced.",
+    "The old design is costly and introduces BarNet errors.",
+    "We propose the Incremental FooNet (IFN) task for text.",
+    # parts of something that is not the paper's own
+    "A DeepNet consists of two sub-networks, BarNet and BazNet.",
+    # names of tasks, and known models, after "our"
+    "Semantic role labeling (SRL) is hard. We train our SRL model on news.",
+    "We fine-tune our BERT model on news.",
+    "Both Neural Machine Translation (NMT) and Statistical Machine Translation (SMT) exist; we tune our improved SMT "
+    "system.",
+    # a comma that goes on with more description does not set a lower-case name off
+    "We propose a dual pathway, 11-layers deep, three-dimensional network.",
+    # naming words after which the name is not the paper's own
+    "Training shows a phenomenon called Edge of Drift in the loss.",
+    "This is a so-called Foo-type result.",
+    "The tags mark what we call FooNet units.",
+    # a lower-case name after a naming word, in a sentence that introduces nothing
+    "The task involves identifying named entities in news.",
+    "The memory (called hidden state) is small.",
+])
+def test_not_proposals(nlp, text: str) -> None:
+    assert _proposed_names(nlp, text) == set()
+
+
+def test_a_proposed_name_that_ends_in_a_dataset_word_is_a_dataset(nlp) -> None:
+    doc = nlp("We construct a large-scale Cross-Age Pebble dataset (CAP).")
+    assert {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed} == {
+        ("Cross-Age Pebble dataset", "Dataset")}
+
+
+@pytest.mark.parametrize("key", ["subjects", "gerund_openers", "naming_words", "namely_words", "novelty_words",
+                                 "the_proposed", "component_cues", "joined_subjects"])
+def test_the_first_letter_lookahead_finds_what_the_plain_alternation_finds(key: str) -> None:
+    from kg.nlp.proposal_cues import _alt, _word_alt
+
+    pieces = _PACKAGED[key]
+    fast = re.compile(_word_alt(pieces), re.I)
+    plain = re.compile(rf"\b{_alt(pieces)}", re.I)
+    text = " ".join(f"{_example(p)} x{_example(p).upper()} {_example(p).title()}" for p in pieces)
+    text += " \u017fo-called \u212aind \u0130t we\u2019re the proposed"
+    assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    assert fast.search(text) is not None
