@@ -199,7 +199,10 @@ def _select_one_by_one(cands: list) -> list:
         if c.end - c.start > 1:
             for start in range(c.start, c.end):
                 for o in by_start.get(start, ()):
-                    if o is not c and o.label == c.label and o.end <= c.end \
+                    # a name of the same type inside, or a method or metric name before a task word
+                    same = o.label == c.label or (c.label == "Task" and c.source == "head"
+                                                  and o.label in ("Method", "Metric") and o.end < c.end)
+                    if o is not c and same and o.end <= c.end \
                             and (o.end - o.start) < (c.end - c.start) and o.source not in ("proposal", "abbreviation"):
                         best = max(best, o.rank)
         return best

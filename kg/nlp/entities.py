@@ -27,6 +27,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import PRIORITY, Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
+from kg.nlp.task_mentions import narrowed_task_names
 from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
@@ -357,7 +358,8 @@ def _select(cands: list[Candidate], n_tokens: int) -> list[Candidate]:
                 lenders, lender_starts = _lenders(cands)
             for o_start, o_end, label, rank in lenders[bisect_left(lender_starts, start):
                                                        bisect_left(lender_starts, end)]:
-                if rank > strength and label == c.label and o_end <= end and o_end - o_start < end - start:
+                if rank > strength and o_end <= end and o_end - o_start < end - start \
+                        and (label == c.label or _modifier_of_task(c, label, o_end)):
                     strength = rank
         order.append((-strength, start - end, start, end, k))
     order.sort()
@@ -375,6 +377,12 @@ def _select(cands: list[Candidate], n_tokens: int) -> list[Candidate]:
         chosen.append(cands[k])
     chosen.sort(key=_start)
     return chosen
+
+
+def _modifier_of_task(c: Candidate, label: str, o_end: int) -> bool:
+    """A method or metric name before a task word is that task's modifier:
+    "latency estimation", "chain-of-thought reasoning" are tasks."""
+    return c.label == "Task" and c.source == "head" and label in ("Method", "Metric") and o_end < c.end
 
 
 def _lenders(cands: list[Candidate]) -> tuple[list[tuple[int, int, str, int]], list[int]]:
@@ -471,6 +479,7 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
                                 c.source)))
         if proposed_name is None and is_proposed and label == "Method":
             proposed_name = name
+    settled = narrowed_task_names(settled, fold_name)
     _keep_settled(doc, settled)
     set_doc_extension(doc, "proposed_name", proposed_name)
     return doc
