@@ -1,5 +1,7 @@
 """Numbers as abstracts write them: "7.9%", "+4.7%", "up to 2.5%", "2% to 5%",
-"1.5x", "40 times", "0.3 BLEU", "22.3% WER", "from 61.79 to 66.94".
+"1.5x", "40 times", "0.3 BLEU", "22.3% WER", "from 61.79 to 66.94",
+"from 52.1 and 18.2 to 160.3 and 7.9", "ranging from 2% to 5%", "141 tokens/s".
+A list marker ("(1) outperforms ...") is no number.
 
 `quantities(text)` finds each number with its unit and says, where the text
 does, whether a gain is absolute or relative. It knows nothing of entities:
@@ -48,14 +50,26 @@ _SIGN = r"(?P<sign>[+\-\u2212\u00b1])?"
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+def _unit_pattern() -> str:
+    """A unit right after a number, as a regular-expression piece."""
     forms = sorted(_units(), key=len, reverse=True)
     word_units = [re.escape(f) for f in forms if f[0].isalpha()]
     sym_units = [re.escape(f) for f in forms if not f[0].isalpha()]
     # Letter units must end at a word edge ("5 ms" but not "5 msec-long"
     # read as "ms"); "x"/"times" must not be a dimension ("3 x 3", "256 times 256").
-    unit = (rf"(?:\s?(?:{'|'.join(sym_units)})|"
+    return (rf"(?:\s?(?:{'|'.join(sym_units)})|"
             rf"\s?(?:{'|'.join(word_units)})(?![\w\-])(?!\s*\d))")
+
+
+@lru_cache(maxsize=1)
+def _listed_number() -> re.Pattern:
+    """One number of a list, with its unit."""
+    return re.compile(rf"(?P<num>{_NUM})(?P<unit>{_unit_pattern()})?", re.I)
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    unit = _unit_pattern()
     one = rf"{_BEFORE}{_SIGN}(?P<num>{_NUM})(?P<unit>{unit})?(?![\w.]*\d)(?![A-Za-z])"
     single = re.compile(one, re.I)
     from_to = re.compile(
@@ -65,6 +79,14 @@ def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
         rf"{_BEFORE}(?:between\s+)?(?P<a>{_NUM})(?P<ua>{unit})?\s*(?:-|\u2013|\u2014|~|to|and)\s*(?P<b>{_NUM})(?P<ub>{unit})(?![\w.]*\d)",
         re.I)
     return single, from_to, span
+
+
+@lru_cache(maxsize=1)
+def _from_lists() -> re.Pattern:
+    """ "from 52.5 and 18.7 to 66.5 and 7.4": two changes written as two lists."""
+    unit = _unit_pattern()
+    listed = rf"(?:{_NUM})(?:{unit})?(?:\s*(?:,\s*(?:and\s+)?|and\s+|/\s*)(?:{_NUM})(?:{unit})?){{1,4}}"
+    return re.compile(rf"\bfrom\s+(?P<a>{listed})\s+to\s+(?P<b>{listed})(?![\w.]*\d)", re.I)
 
 
 def _unit(raw: str | None) -> str | None:
@@ -102,6 +124,33 @@ def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bo
 
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_RANGING = re.compile(r"\brang(?:e|es|ed|ing)\s+$", re.I)
+# "(1) outperforms ..., (2) has ...": an item's number in a list, no result.
+_MARKED_ITEM = re.compile(r"\)\s+[A-Za-z]")
+
+
+def _list_marker(text: str, m: re.Match) -> bool:
+    """A small whole number alone in brackets before a word: "(1)", "(2)"."""
+    if m.group("unit") or m.group("sign") or not m.group("num").isdigit() or int(m.group("num")) > 20:
+        return False
+    return text[m.start() - 1:m.start()] == "(" and bool(_MARKED_ITEM.match(text, m.end()))
+
+
+def _paired_changes(text: str, m: re.Match) -> list[Quantity]:
+    """The changes of "from A and B to C and D": C from A, D from B, each
+    quantity where its new value is written. Lists of unequal length give none."""
+    olds = list(_listed_number().finditer(m.group("a")))
+    news = list(_listed_number().finditer(m.group("b")))
+    if len(olds) != len(news):
+        return []
+    base = m.start("b")
+    out = []
+    for old, new in zip(olds, news):
+        unit = _unit(new.group("unit")) or _unit(old.group("unit"))
+        start, end = base + new.start(), base + new.end()
+        out.append(Quantity(value=new.group("num"), start=start, end=end, unit=unit, from_value=old.group("num"),
+                            gain=_gain(text, start, end, unit)))
+    return out
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -118,13 +167,23 @@ def quantities(text: str) -> list[Quantity]:
     def free(a: int, b: int) -> bool:
         return all(b <= s or a >= e for s, e in taken)
 
+    for m in _from_lists().finditer(text):
+        changes = _paired_changes(text, m)
+        found += changes
+        if changes:
+            taken.append((m.start(), m.end()))
     for m in from_to.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
         ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
         if ua and ub and ua != ub:
             continue
         unit = ub or ua
-        q = Quantity(value=m.group("b"), start=m.start(), end=m.end(), unit=unit,
-                     from_value=m.group("a"))
+        if _RANGING.search(text, max(0, m.start() - 20), m.start()):
+            # "ranging from 10.3% to 35.8%" spans a range; it is no change from one value to another.
+            q = Quantity(value=f"{m.group('a')}-{m.group('b')}", start=m.start(), end=m.end(), unit=unit)
+        else:
+            q = Quantity(value=m.group("b"), start=m.start(), end=m.end(), unit=unit, from_value=m.group("a"))
         found.append(replace(q, gain=_gain(text, q.start, q.end, unit)))
         taken.append((m.start(), m.end()))
     for m in span.finditer(text):
@@ -146,13 +205,29 @@ def quantities(text: str) -> list[Quantity]:
             continue
         unit = _unit(m.group("unit"))
         value = m.group("num")
-        if _is_year_or_count(value, unit, text, m.start()):
+        if _is_year_or_count(value, unit, text, m.start()) or _list_marker(text, m):
             continue
         found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=unit,
                               gain=_gain(text, m.start(), m.end(), unit), signed=bool(m.group("sign"))))
         taken.append((m.start(), m.end()))
     found.sort(key=lambda q: q.start)
-    return _share_units(text, found)
+    return _share_units(text, _without_spreads(text, found))
+
+
+_SPREAD = re.compile(r"\s*\(?\s*(?:\+/-|\+-|\u00b1)\s*")
+
+
+def _without_spreads(text: str, qs: list[Quantity]) -> list[Quantity]:
+    """ "39.75 +/- 0.34%", "85.3 ± 0.2": the spread after "±" is no
+    result of its own; the value before it takes its unit, and its
+    expression runs to the spread's end."""
+    out: list[Quantity] = []
+    for q in qs:
+        if out and _SPREAD.fullmatch(text[out[-1].end:q.start] + ("\u00b1" if text[q.start:q.start + 1] == "\u00b1" else "")):
+            out[-1] = replace(out[-1], end=q.end, unit=out[-1].unit or q.unit)
+            continue
+        out.append(q)
+    return out
 
 
 _COORD = re.compile(r"\s*(?:,\s*(?:and|or)?|and|or|/|vs\.?|versus)\s*$", re.I)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from spacy.tokens import Doc
 
@@ -57,6 +57,8 @@ class Sentence:
     clause_breaks: list[int] | None = None  # filled when first asked for
     last_proposal: str | None = None  # the proposed method named last before the sentence
     by_label: dict[str, list[Mention]] | None = None  # of()'s answers, made when first asked
+    context_dataset: str | None = None  # where earlier results were measured (kg.extract.results.result_setting)
+    result_rules: Any = None  # kg.extract.results.ResultRules with the user's rules files; None: the packaged
 
     def of(self, label: str) -> Sequence[Mention]:
         """The mentions of type `label`, in text order. The rules ask this many

@@ -27,6 +27,9 @@ from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
+from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
+                                named_for_training, plain_score, previous_in_list, respective, respective_metric,
+                                result_rules, result_setting, score_list)
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 
@@ -57,6 +60,7 @@ class RelationFinder:
     def __init__(self, min_confidence: float = 0.0, rules: Iterable[str] = ()):
         self.min_confidence = min_confidence
         self.cues = cues(rules)
+        self.results = result_rules(rules)
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
@@ -71,6 +75,7 @@ class RelationFinder:
         any_trigger = c.any_trigger
         found = _Relations()
         proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
+        setting = None  # the dataset of the results reported so far (see results.result_setting)
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
             lo, hi = bisect_left(starts, first), bisect_left(starts, end)
@@ -84,11 +89,14 @@ class RelationFinder:
             before = [name for at, name in proposed_at if at < char_start]
             s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
             s.last_proposal = before[-1] if before else None
+            s.context_dataset, s.result_rules = setting, self.results
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
             _evaluations(s, comparisons, found)
             _addresses(s, found)
+            setting = result_setting(s, _test_datasets(s), setting)
+        _evaluations_of_results(found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
 
@@ -429,7 +437,26 @@ def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
 
 
 def _is_gain(s: Sentence, q: Quantity) -> bool:
-    """A number that says by how much, rather than a score reached."""
+    """A number that says by how much, rather than a score reached; the
+    numbers listed with one are too ("improvements of 0.3% and 0.2%")."""
+    if _gain_by_itself(s, q):
+        return True
+    if q not in s.quantities:
+        return False
+    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    listed = run if len(run) > 1 else score_list(s, q)
+    if any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in listed):
+        return True
+    # "by 2.1% on A and 1.5% on B": the margin's list goes on with each number's own dataset.
+    before = previous_in_list(s, q)
+    while before is not None:
+        if before.from_value is None and _gain_by_itself(s, before):
+            return True
+        before = previous_in_list(s, before)
+    return False
+
+
+def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
     c = s.cues
     if q.from_value is not None:
         return False
@@ -439,20 +466,26 @@ def _is_gain(s: Sentence, q: Quantity) -> bool:
     after = s.text[q.end:q.end + 40]
     if c.gain_before.search(s.text[window:q.start], s.places, window) or c.gain_after.match(after):
         return True
-    return False
+    # "a 12.2% word error rate reduction": the gain word after the metric's name.
+    metric = next((m for m in s.of("Metric") if m.start >= q.end and not s.text[q.end:m.start].strip()), None)
+    return bool(metric and c.gain_after.match(s.text[metric.end:metric.end + 40]))
 
 
 def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
     """The metric a number is stated in: "22.3% WER", "WER of 22.3%",
     "by 2% in accuracy", "an FID score of 1.48"."""
     text = s.text
+    # "NDCG@10 (0.7225)": a number alone in brackets after its metric.
+    bracketed = text[q.end:q.end + 3].lstrip().startswith(")")
     for m in s.of("Metric"):
+        if q.start < m.start < q.end:
+            return m.name  # the unit is the metric: "141 tokens/s"
         gap = text[m.end:q.start]
         if m.end <= q.start and re.fullmatch(
                 r"\s*(?:\(\w+\)\s*)?(?:scores?|values?|rates?|results?|(?:(?:absolute|relative)\s+)?(?:reductions?|improvements?|gains?|increases?|decreases?|drops?))?"
                 r"\s*(?:of|=|:|is|was|reaches|reached|at|to|by|as high as|as low as|as)?"
                 r"\s*(?:only|just|up to|over|about|around|nearly|almost|approximately|more than|less than|a|an|an average of|on average|~)?\s*(?:the\s+)?",
-                gap, re.I):
+                gap, re.I) or (bracketed and re.fullmatch(r"\s*\(\s*", gap)):
             return m.name
         after = text[run_end:m.start]
         if m.start >= run_end and re.fullmatch(
@@ -464,16 +497,28 @@ def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
 
 
 def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str | None:
-    """The dataset a number was measured on: the only one in the sentence, the
-    only one between this number and the next, or the nearest before it in
-    the clause."""
-    datasets = s.of("Dataset")
+    """The dataset a number was measured on: the one paired with it in order
+    ("85.1% and 78.3% on A and B"), the only one in the sentence, the only
+    one between this number and the next, or the nearest before it in the
+    clause. Training data does not count. A sentence that names no dataset
+    has the one of the results before it (results.result_setting)."""
+    datasets = _test_datasets(s)
     if not datasets:
-        return None
+        return None if s.of("Dataset") else s.context_dataset
+    q = next((q for q in s.quantities if q.start == q_start), None)
+    paired = respective(s, q, "Dataset", s.quantities) if q is not None else None
+    if paired:
+        return paired
     names = {d.name for d in datasets}
     if len(names) == 1:
         return datasets[0].name
+    next_start = min(next_start, _clause_end(s, q_end))
     after = {d.name for d in datasets if q_end <= d.start < next_start}
+    if not after and q is not None:
+        # "NDCG@10 (0.72) and MAP (0.51) on TREC DL": the dataset after a list is each number's.
+        last = score_list(s, q)[-1]
+        q_end, next_start = last.end, min(_next_starts(s).get(last.start, next_start), _clause_end(s, last.end))
+        after = {d.name for d in datasets if q_end <= d.start < next_start}
     if after:
         return after.pop() if len(after) == 1 else None
     start = _clause_start(s, q_start)
@@ -481,6 +526,24 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
     if before and re.search(r"\b(?:on|in|for|over)\s+(?:the\s+)?$", s.text[max(0, before[-1].start - 10):before[-1].start]):
         return before[-1].name
     return None
+
+
+def _clause_end(s: Sentence, pos: int) -> int:
+    """Where the clause holding character `pos` ends: the next clause break ("while", ";")."""
+    _clause_start(s, pos)  # fills s.clause_breaks
+    k = bisect_right(s.clause_breaks, pos)
+    return s.clause_breaks[k] if k < len(s.clause_breaks) else len(s.text)
+
+
+def _test_datasets(s: Sentence) -> list[Mention]:
+    """The datasets of the sentence that results may be measured on: those
+    not named as training data, or, where all are, those trained on (not
+    pre-trained on): "When trained on ImageNet, it reaches an FID of 7.4"."""
+    datasets = s.of("Dataset")
+    tested = [d for d in datasets if not _training_data(s, d)]
+    if tested or not datasets:
+        return tested
+    return [d for d in datasets if not _PRETRAINED_ON.search(s.text[max(0, d.start - 60):d.start])]
 
 
 def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
@@ -640,8 +703,8 @@ def _only_dataset(s: Sentence) -> str | None:
 
 # -- achieves --------------------------------------------------------------------
 def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
-    if not s.of("Metric"):
-        return  # a score is always in a metric (_metric_near): without one, no number need be read
+    if not s.of("Metric") and "score" not in s.lower:
+        return  # a score is in a metric (_metric_near) or "a score of": without one, no number need be read
     c = s.cues
     nexts = _next_starts(s)
     for q in s.quantities:
@@ -649,7 +712,13 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         if gain and comparisons:
             continue  # said by how much it beats a baseline: an improvesOver value
         run_end = _run_end(s, q)
-        metric = _metric_near(s, q, run_end)
+        metric = respective_metric(s, q) or _metric_near(s, q, run_end)
+        before = previous_in_list(s, q) if metric is None else None
+        while before is not None and metric is None:  # "85.3% accuracy on A and 62.1% on B"
+            metric = _metric_near(s, before, _run_end(s, before))
+            before = previous_in_list(s, before)
+        if metric is None and not s.of("Metric"):
+            metric = plain_score(s, q)  # "a record-high score of 69.32 on MTEB"
         if metric is None and q.from_value is not None:
             # "improves F1 on X from 86% to 87%": the last metric before "from", no number between.
             before = [m for m in s.of("Metric") if m.end <= q.start
@@ -660,14 +729,37 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         achieved = c.achieve_verb.search(s.text[:q.start], s.places)
         if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not achieved:
             continue  # a bare whole number ("3 layers") is rarely a score
-        subject, conf = _subject(s, q.start, [(b.start, b.end) for comp in comparisons for b in comp.baselines])
+        if baseline_score(s, q, _clause_start(s, q.start)):
+            continue  # "improving over the previous best FID of 18.6": the baseline's
+        excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
+        subject, conf = _subject(s, q.start, excluded)
+        if subject is None:
+            subject, conf = _sole_method(s, q.start, excluded)
+        named = for_method(s, run_end)
+        if named is not None:
+            subject, conf = named.name, 0.8  # "141 tokens/s for FooNet-8B and 129 tokens/s for FooNet-70B"
         if subject is None:
             continue
-        if gain and not re.search(r"speed|faster|accelerat|throughput", metric + s.text[q.end:q.end + 30], re.I):
-            continue  # a margin over something unnamed is not a score reached
+        if gain and (not efficiency(s, q, metric, run_end) or measured_against(s, _clause_start(s, q.start), q)):
+            continue  # a margin over something unnamed is no score reached; a speedup is, unless over a yardstick
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
+        if averaged(s, run_end) or (not s.of("Dataset") and cost_figure(s, metric, run_end)):
+            dataset = None  # an average over several datasets; a speed measured on hardware
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
         found.add(s, rel, conf * (0.9 if achieved else 0.75))
+
+
+def _sole_method(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
+    """In a paper that proposes nothing, the one method named in the clause
+    of a number (or dataset) at `pos` is what the result is of: "we reach
+    81.7% accuracy on ImageNet with a pruned PlainMamba-L3" (the authors
+    apply it)."""
+    if s.main is not None:
+        return None, 0.0
+    clause = _clause_start(s, pos)
+    names = {m.name for m in s.of("Method") if all(m.end <= a or m.start >= b for a, b in excluded)
+             and _clause_start(s, m.start) == clause}
+    return (names.pop(), 0.55) if len(names) == 1 else (None, 0.0)
 
 
 # -- evaluatedOn -----------------------------------------------------------------
@@ -679,7 +771,7 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
     evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
-        if _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start]):
+        if _training_data(s, d):
             continue  # training data, not a test
         subject, conf = _subject(s, d.start, excluded)
         if subject is not None and s.main is not None and subject != s.main \
@@ -696,6 +788,25 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
         if not evaluative:
             conf *= 0.7
         found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _training_data(s: Sentence, d: Mention) -> bool:
+    """ "trained on D", "pre-trained on D", "the training set of D"."""
+    return bool(_TRAINED_ON.search(s.text[max(0, d.start - 60):d.start])) or \
+        named_for_training(s, _clause_start(s, d.start), d)
+
+
+_PRETRAINED_ON = re.compile(r"\bpre-?train\w*\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
+
+
+def _evaluations_of_results(found: _Relations) -> None:
+    """A score or a margin on a dataset says the method was evaluated on it."""
+    for rel in found.items():
+        if rel["p"] in ("achieves", "improvesOver") and rel.get("dataset") and rel.get("value"):
+            key = (rel["s"], "evaluatedOn", rel["dataset"], None, None, None)
+            if key not in found.by_key:
+                found.by_key[key] = {"s": rel["s"], "p": "evaluatedOn", "o": rel["dataset"],
+                                     "span": rel["span"], "confidence": rel["confidence"]}
 
 
 _TRAINED_ON = re.compile(r"\b(?:pre-?train\w*|trained)\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
