@@ -24,7 +24,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.extract.baselines import Baseline, baselines_from
-from kg.extract.numbers import Quantity, runs
+from kg.extract.numbers import Quantity, number_reader, runs
 from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
@@ -61,6 +61,7 @@ class RelationFinder:
         self.min_confidence = min_confidence
         self.cues = cues(rules)
         self.results = result_rules(rules)
+        self.numbers = number_reader(rules)
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
@@ -89,7 +90,7 @@ class RelationFinder:
             before = [name for at, name in proposed_at if at < char_start]
             s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
             s.last_proposal = before[-1] if before else None
-            s.context_dataset, s.result_rules = setting, self.results
+            s.context_dataset, s.result_rules, s.numbers = setting, self.results, self.numbers
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
