@@ -23,6 +23,7 @@ from typing import Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from kg.extract.address_cues import address_cues
 from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_cues import Places, cues
@@ -636,17 +637,35 @@ def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tu
 
 # -- addresses -------------------------------------------------------------------
 def _addresses(s: Sentence, found: _Relations) -> None:
-    if s.main is None:
-        return  # with nothing proposed, whose task this is would be a guess
     for t in s.of("Task"):
+        if s.main is None:
+            # Nothing proposed: the tasks are those of the methods the sentence is about.
+            subject, conf = _method_for_task(s, t.start)
+            if subject is not None:
+                found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)
+            continue
         subject, conf = _subject(s, t.start)
         if subject is not None and subject != s.main:
             # Background sentences name other methods; the paper's tasks are its proposal's,
             # unless another of its own proposals is named.
             if not any(m.proposed and m.name == subject for m in s.mentions):
                 subject = None
-        if subject is None and s.main:
-            subject, conf = s.main, 0.5
         if subject is None:
-            continue
+            subject, conf = s.main, 0.5
         found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)
+
+
+def _method_for_task(s: Sentence, pos: int) -> tuple[str | None, float]:
+    """The method whose task is named at character `pos`: the one that opens
+    the clause ("Transformers are strong at machine translation"), else the
+    one right before "for" ("DeepSets for set representation")."""
+    c = address_cues()
+    start = _clause_start(s, pos)
+    before = [m for m in s.of("Method") if start <= m.start and m.end <= pos]
+    if not before:
+        return None, 0.0
+    if c.opening.fullmatch(s.text, start, before[0].start):
+        return before[0].name, 0.42
+    if c.purpose.fullmatch(s.text, before[-1].end, pos):
+        return before[-1].name, 0.42
+    return None, 0.0
