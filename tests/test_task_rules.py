@@ -219,3 +219,11 @@ def test_a_verb_phrase_after_any_other_word_and_for_is_not_a_task(nlp) -> None:
 
 def test_a_verb_phrase_that_runs_on_is_not_a_task(nlp) -> None:
     assert not tasks(nlp, "We give a method for charting glacier retreat maps of many small alpine valleys.")
+
+
+# -- verbs are no part of a task's name (lexicon name_stop_words) ------------------------------
+@pytest.mark.parametrize("verb", ["exert", "compares", "relate", "fuses", "ameliorate", "continue", "analyze",
+                                  "examines", "assess", "quantify", "deploys", "construct", "conduct"])
+def test_a_verb_before_a_task_phrase_is_left_out(nlp, verb) -> None:
+    found = tasks(nlp, f"Earlier tools {verb} glacier segmentation methods on few scenes.")
+    assert "glacier segmentation" in found and not any(t.startswith(verb) for t in found)
