@@ -79,6 +79,14 @@ def test_proposal_addresses_its_task(nlp):
     assert triples(doc, "addresses") == {("QuillNet", "clause segmentation")}
 
 
+def test_a_proposal_named_after_the_task_addresses_it(nlp):
+    doc = annotate(nlp, PROPOSAL + "On glacier segmentation, its variant QuillNet-S is the fastest.",
+                   {"QuillNet": "Method", "QuillNet-S": "Method", "clause segmentation": "Task",
+                    "glacier segmentation": "Task"}, proposed=("QuillNet", "QuillNet-S"))
+    assert ("QuillNet-S", "glacier segmentation") in triples(doc, "addresses")
+    assert ("QuillNet", "glacier segmentation") not in triples(doc, "addresses")
+
+
 # -- subjects --------------------------------------------------------------------
 @pytest.mark.parametrize("subject", ["Our method", "The proposed approach", "It", "Our model", "We"])
 def test_words_for_the_proposal_stand_for_its_name(nlp, subject):
