@@ -227,3 +227,8 @@ def test_a_verb_phrase_that_runs_on_is_not_a_task(nlp) -> None:
 def test_a_verb_before_a_task_phrase_is_left_out(nlp, verb) -> None:
     found = tasks(nlp, f"Earlier tools {verb} glacier segmentation methods on few scenes.")
     assert "glacier segmentation" in found and not any(t.startswith(verb) for t in found)
+
+
+@pytest.mark.parametrize("word", ["due", "regardless", "albeit", "instead"])
+def test_a_linking_word_after_a_task_word_does_not_make_it_a_modifier(nlp, word) -> None:
+    assert "inpainting" in tasks(nlp, f"FooNet is strong for inpainting {word} of its small size.")
