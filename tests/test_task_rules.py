@@ -232,3 +232,13 @@ def test_a_verb_before_a_task_phrase_is_left_out(nlp, verb) -> None:
 @pytest.mark.parametrize("word", ["due", "regardless", "albeit", "instead"])
 def test_a_linking_word_after_a_task_word_does_not_make_it_a_modifier(nlp, word) -> None:
     assert "inpainting" in tasks(nlp, f"FooNet is strong for inpainting {word} of its small size.")
+
+
+# -- verb_tools: "a method for X" where X names work ------------------------------------------
+@pytest.mark.parametrize("tool", sorted(rules.load("task_contexts")["verb_tools"]))
+def test_a_phrase_of_work_after_a_tool_and_for_is_a_task(nlp, tool) -> None:
+    assert "dune digitization" in tasks(nlp, f"We give a new {tool} for dune digitization, tested twice.")
+
+
+def test_a_phrase_after_a_tool_and_for_that_names_no_work_is_not_a_task(nlp) -> None:
+    assert not tasks(nlp, "We give a new method for dune maps, tested twice.")

@@ -362,6 +362,34 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
     return out
 
 
+def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "a criterion for filter pruning", "approaches for visual search": after
+    a tool (tc.verb_tools) and "for", up to four content words whose last one
+    names work are a task, when the phrase ends there."""
+    out = []
+    lowers = view_columns(doc)[1]
+    ends = tc.verb_object_ends
+    for k in positions(lowers, ("for",)):
+        if k == 0 or lowers[k - 1] not in tc.verb_tools:
+            continue
+        start = _context_word_end(v, k + 1, tc)
+        end = v[k].sent_end
+        j = _object_end(v, lex, start, end, 4, ends)
+        if j == start or not (j >= end or v[j].is_punct or lowers[j] in ends or lowers[j] in lex.task_cues):
+            continue
+        if names_work(lowers[j - 1], tc, lex.task_heads) and lowers[j - 1] not in lex.name_stop_words:
+            out.append(Candidate(start, j, "Task", "head"))
+    return out
+
+
+def _context_word_end(v: list[Tok], start: int, tc: TaskContexts) -> int:
+    """Past up to two words of tc.adjectives_before from `start` ("for efficient ...")."""
+    j = start
+    while j < len(v) and j - start < 2 and v[j].lower_ in tc.adjectives_before:
+        j += 1
+    return j
+
+
 def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, ends: frozenset[str]) -> int:
     """The end of up to `limit` content words from `start` (before `end`), none of them in `ends`."""
     j = start
@@ -538,6 +566,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     _drop_fields(doc, v, found, tc)
     _drop_modifiers(doc, v, lex, tc, found)
     found += _gerund_candidates(doc, v, lex, tc)
+    found += _tool_purposes(doc, v, lex, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
     found += _method_candidates(doc, v, lex, at.method)
