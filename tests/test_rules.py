@@ -128,3 +128,15 @@ def test_a_units_rule_reaches_the_numbers_of_a_result(tmp_path):
 
     assert scores(Extractor()) == [("FooNet", "latency", "12", None)]
     assert scores(Extractor(rules=[path])) == [("FooNet", "latency", "12", "jf")]
+
+
+def test_an_addresses_rule_reaches_the_relation_rules(tmp_path):
+    """A purpose link added by a rules file links a method to the task it is applied to."""
+    path = _write(tmp_path, {"addresses": {"extend": {"purpose_links": ["applied to"]}}})
+    text = "Results of QuillNet applied to semantic segmentation are strong."
+
+    def addressed(extractor: Extractor) -> list[tuple[str, str]]:
+        return [(r["s"], r["o"]) for r in extractor.record(Abstract("a", text))["relations"] if r["p"] == "addresses"]
+
+    assert addressed(Extractor()) == []
+    assert addressed(Extractor(rules=[path])) == [("QuillNet", "semantic segmentation")]

@@ -60,6 +60,7 @@ class Sentence:
     context_dataset: str | None = None  # where earlier results were measured (kg.extract.results.result_setting)
     result_rules: Any = None  # kg.extract.results.ResultRules with the user's rules files; None: the packaged
     numbers: NumberReader | None = None  # reads numbers with the user's units; None: the packaged
+    address_cues: Any = None  # kg.extract.address_cues.AddressCues with the user's rules files; None: the packaged
 
     def of(self, label: str) -> Sequence[Mention]:
         """The mentions of type `label`, in text order. The rules ask this many
