@@ -76,6 +76,12 @@ def test_title_joiners_and_proper_name_method_heads(nlp):
     assert {("Kuramoto model", "Method"), ("Ising model", "Method")} <= found
 
 
+def test_heads_after_a_name_are_left_out_of_the_name(nlp):
+    doc = nlp("We fine-tune the Quokka models and the Wombat network.")
+    names = {s.text: s._.kg_name for s in doc.spans["entities"]}
+    assert names["Quokka models"] == "Quokka" and names["Wombat network"] == "Wombat network"
+
+
 def test_score_heads_generic_owners_and_generic_methods(nlp):
     found = entities(nlp, "QuillNet improves the QuillEval score and the confidence score.")
     assert ("QuillEval score", "Metric") in found and not any("confidence" in t for t, _ in found)

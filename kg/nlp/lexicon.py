@@ -32,6 +32,7 @@ class EntityPatterns:
     title_joiners: frozenset[str]
     long_form_title_joiners: frozenset[str]
     proper_name_method_heads: frozenset[str]
+    heads_after_a_name: frozenset[str]
     metric_skip_heads: frozenset[str]
     score_heads: frozenset[str]
     generic_owners: frozenset[str]

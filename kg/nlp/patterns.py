@@ -482,7 +482,9 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
         if prev is not None and not prev.is_sent_start and prev.text[:1].isupper() and prev.text.isalpha() \
                 and prev.text not in lex.not_names and prev.lower_ not in lex.name_stop_words \
                 and low in lex.patterns.proper_name_method_heads:
-            out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head"))
+            # "Eagle models", "the FooNet model": the model is named by its name alone.
+            name = prev.text if low in lex.patterns.heads_after_a_name else None
+            out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head", name=name))
             continue
         if low not in lex.method_heads_lowercase:
             continue
