@@ -103,3 +103,11 @@ def test_a_piece_that_is_not_a_regular_expression_is_an_error(tmp_path):
     path.write_text(json.dumps({"entity_patterns": {"extend": {"number": ["[0-9"]}}}))
     with pytest.raises(rules.RulesError, match="entity_patterns"):
         lexicon([str(path)])
+
+
+def test_a_known_name_before_models_stays_one_entity_in_the_record():
+    from kg.extract import Extractor
+    from kg.model import Abstract
+    rec = Extractor().record(Abstract(id="t", text="We fine-tune the RoBERTa models. RoBERTa then tags QuillSet."))
+    names = [e["name"] for e in rec["entities"]["Method"]]
+    assert names == ["RoBERTa"]

@@ -462,8 +462,11 @@ def _is_title(tok: Tok, lex: Lexicon) -> bool:
             and t.lower() not in lex.name_stop_words) or t.lower() in lex.patterns.title_joiners
 
 
-def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
+def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
+                       found: list[Candidate]) -> list[Candidate]:
     out = []
+    # one-word names the gazetteer knows, by position: "the BERT models" is BERT, canonical and all
+    known = {c.start: c.canonical for c in found if c.canonical and c.end - c.start == 1 and c.label == "Method"}
     for i in heads:
         tok = v[i]
         low = tok.lower_
@@ -486,8 +489,11 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
                 and prev.text not in lex.not_names and prev.lower_ not in lex.name_stop_words \
                 and low in lex.patterns.proper_name_method_heads:
             # "Eagle models", "the FooNet model": the model is named by its name alone.
-            name = prev.text if low in lex.patterns.heads_after_a_name else None
-            out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head", name=name))
+            if low in lex.patterns.heads_after_a_name:
+                out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head", name=prev.text,
+                                     canonical=known.get(tok.i - 1)))
+            else:
+                out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head"))
             continue
         if low not in lex.method_heads_lowercase:
             continue
@@ -574,7 +580,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _tool_purposes(doc, v, lex, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
-    found += _method_candidates(doc, v, lex, at.method)
+    found += _method_candidates(doc, v, lex, at.method, found)
     found += dataset_cue_candidates(v, lex, at.dataset_cue)
     found += names_after_cues(v, lex, at.dataset_list)
     found += _name_candidates(doc, v, lex)
