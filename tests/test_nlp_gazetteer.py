@@ -66,6 +66,9 @@ def test_known_method_names_of_many_kinds(nlp) -> None:
                           "cluster with DBSCAN and label data with Snorkel.")
     for name in ("SparseGPT", "Wanda", "GPTQ", "SwiGLU", "DBSCAN", "Snorkel"):
         assert (name, "Method") in found
+    # activation functions are methods, not words to keep out of names
+    found = entities(nlp, "A deep network with ReLU activations is compared with a GELU variant.")
+    assert {("ReLU", "Method"), ("GELU", "Method")} <= set(found)
 
 
 def test_a_user_gazetteer_extends_the_lists(tmp_path) -> None:
