@@ -53,3 +53,11 @@ def test_items_after_a_word_for_methods_are_methods(nlp):
     assert {("weight rerouting", "Method"), ("kernel fusion", "Method")} <= found
     found = entities(nlp, "We study two approaches: autoencoding and masked rerouting.")
     assert {("autoencoding", "Method"), ("masked rerouting", "Method")} <= found
+
+
+def test_a_title_case_name_the_rule_cannot_delimit_is_left_out(nlp):
+    # a capitalised word after the head word: "Golden Gate Bridge"
+    found = entities(nlp, "We walked across the Quokka Gate Bridge at dawn.")
+    assert not any(label == "Method" for _, label in found)
+    found = entities(nlp, "We add Rank-2 Glyph Finetuning to the encoder.")
+    assert ("Rank-2 Glyph Finetuning", "Method") in found

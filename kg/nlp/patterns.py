@@ -462,6 +462,17 @@ def _is_title(tok: Tok, lex: Lexicon) -> bool:
             and t.lower() not in lex.name_stop_words) or t.lower() in lex.patterns.title_joiners
 
 
+def _name_goes_on(v: list[Tok], end: int) -> bool:
+    """Does a capitalised word follow token end-1 ("Golden Gate Bridge")? The
+    name is longer than the head word tells, and no part of it is taken for
+    the whole. (A capitalised word before the run is left alone: "Tangent
+    Kernel" of "Neural Tangent Kernel" still names the method by half.)"""
+    if end >= v[end - 1].sent_end:
+        return False
+    t = v[end]
+    return not t.is_sent_start and t.text[:1].isupper() and t.is_alpha
+
+
 def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
                        found: list[Candidate]) -> list[Candidate]:
     out = []
@@ -478,7 +489,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
                 j -= 1
             while j < tok.i and v[j].lower_ in lex.patterns.title_joiners:
                 j += 1
-            if tok.i - j >= 1 and v[j].text not in lex.not_names:
+            if tok.i - j >= 1 and v[j].text not in lex.not_names and not _name_goes_on(v, tok.i + 1):
                 out.append(Candidate(j, tok.i + 1, "Method", "head"))
             continue
         if not tok.text.islower():
