@@ -61,3 +61,9 @@ def test_a_title_case_name_the_rule_cannot_delimit_is_left_out(nlp):
     assert not any(label == "Method" for _, label in found)
     found = entities(nlp, "We add Rank-2 Glyph Finetuning to the encoder.")
     assert ("Rank-2 Glyph Finetuning", "Method") in found
+
+
+def test_a_method_name_before_task_words_names_a_task(nlp):
+    found = entities(nlp, "Transformers excel at sequence-to-sequence tasks and at QuokkaNet problems.")
+    assert ("sequence-to-sequence", "Task") in found and ("QuokkaNet", "Task") in found
+    assert ("Transformers", "Method") in found

@@ -35,6 +35,7 @@ class EntityPatterns:
     heads_after_a_name: frozenset[str]
     method_word_endings: tuple[str, ...]
     phrase_continuers: frozenset[str]
+    task_words_after_methods: frozenset[str]
     metric_skip_heads: frozenset[str]
     score_heads: frozenset[str]
     generic_owners: frozenset[str]

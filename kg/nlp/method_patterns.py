@@ -14,6 +14,9 @@ from kg.nlp.tokens import Tok
 # A listed item is at most this many words.
 _MAX_ITEM = 4
 
+# Candidates of these rules take the type their context gives (not a defined abbreviation's).
+_RETYPED_SOURCES = ("gazetteer", "variant", "name")
+
 # Candidates of these rules are methods sure enough to lend their type to a list.
 _KNOWN_SOURCES = ("gazetteer", "variant", "name", "head")
 
@@ -78,6 +81,15 @@ def _opener_at(v: list[Tok], k: int, end: int, openers: tuple[tuple[str, ...], .
         if k + len(words) <= end and all(v[k + n].lower_ == w for n, w in enumerate(words)):
             return len(words)
     return 0
+
+
+def names_of_tasks(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
+    """ "sequence-to-sequence tasks", "SDF problems": a method's name before
+    "task(s)" or "problem(s)" names the task; such candidates are retyped."""
+    for c in found:
+        if c.label == "Method" and c.source in _RETYPED_SOURCES and c.end < len(v) \
+                and not v[c.end].is_sent_start and v[c.end].lower_ in lex.patterns.task_words_after_methods:
+            c.label = "Task"
 
 
 def _add(v: list[Tok], start: int, end: int, lex: Lexicon, seen: set[tuple[int, int]],
