@@ -27,12 +27,17 @@ def listed_methods(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[C
     of up to four words that ends like a method's name ("linear attention",
     "prompting"), or one capitalised word ("SparseGPT and Wanda")."""
     conj = lex.patterns.list_separators
+    # Only a known name with a list separator beside it (past a bracketed gloss) can be in a list.
+    listed = [c for c in found if c.label == "Method" and c.source in _KNOWN_SOURCES
+              and (_separator_at(v, _past_gloss(v, c.end, 1), conj) or _separator_at(v, _past_gloss(v, c.start - 1, -1), conj))]
+    if not listed:
+        return []
     spans = _spans(found)
     other_types = {(c.start, c.end) for c in found if c.label != "Method"}
     out: list[Candidate] = []
     seen: set[tuple[int, int]] = set()
-    for c in found:
-        if c.label != "Method" or c.source not in _KNOWN_SOURCES or _covered(c, other_types):
+    for c in listed:
+        if _covered(c, other_types):
             continue
         items = _items(v, c.end, 1, conj, spans, lex) + _items(v, c.start - 1, -1, conj, spans, lex)
         # An "and" or "or" makes a list; commas alone may set off an apposition or an adverb,
@@ -47,6 +52,10 @@ def listed_methods(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[C
     return out
 
 
+def _separator_at(v: list[Tok], k: int, conj: frozenset[str]) -> bool:
+    return 0 <= k < len(v) and v[k].text in conj
+
+
 def _covered(c: Candidate, spans: set[tuple[int, int]]) -> bool:
     """Does a candidate of another type cover the tokens of `c`?"""
     return any(s <= c.start and c.end <= e for s, e in spans)
@@ -58,7 +67,7 @@ def methods_after_cues(v: list[Tok], found: list[Candidate], lex: Lexicon, cues:
     contrastive learning and forward modeling"."""
     shapes = lex.patterns
     conj = shapes.list_separators
-    spans = _spans(found)
+    spans: dict[int, tuple[int, int]] | None = None  # made for the first cue that opens a list
     out: list[Candidate] = []
     seen: set[tuple[int, int]] = set()
     for i in cues:  # the places of lex.method_list_cues
@@ -69,6 +78,8 @@ def methods_after_cues(v: list[Tok], found: list[Candidate], lex: Lexicon, cues:
         n = _opener_at(v, k, end, shapes.list_openers)
         if not n and not (k < end and v[k].text == ":"):
             continue
+        if spans is None:
+            spans = _spans(found)
         for item in _items(v, k + (n or 1), 1, conj, spans, lex, bare=True):
             if not item.known:
                 _add(v, item.start, item.end, lex, seen, out)
