@@ -67,3 +67,9 @@ def test_a_method_name_before_task_words_names_a_task(nlp):
     found = entities(nlp, "Transformers excel at sequence-to-sequence tasks and at QuokkaNet problems.")
     assert ("sequence-to-sequence", "Task") in found and ("QuokkaNet", "Task") in found
     assert ("Transformers", "Method") in found
+
+
+def test_the_attention_mechanism_is_a_generic_term(nlp):
+    found = entities(nlp, "QuokkaNet replaces the attention mechanism with multi-head attention.")
+    assert ("multi-head attention", "Method") in found
+    assert not any(t.startswith("attention mechanism") for t, _ in found)
