@@ -1,7 +1,9 @@
 """Methods told by their company: a phrase listed beside a known method is
-one too ("SparseGPT and Wanda", "quantization or linear attention",
-"autoencoding, temporal contrastive learning, and forward modeling").
-Each rule adds candidates (kg.nlp.candidates); kg.nlp.patterns runs them."""
+one too ("SparseGPT and Wanda", "probes, steering vectors and FooNet"), and
+so is a list after a word for methods ("techniques such as quantization or
+linear attention"); a method's name before "tasks" names a task
+("sequence-to-sequence tasks"). The list rules add candidates
+(kg.nlp.candidates), the last retypes some; kg.nlp.patterns runs them."""
 
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ def listed_methods(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[C
     conj = lex.patterns.list_separators
     # Only a known name with a list separator beside it (past a bracketed gloss) can be in a list.
     listed = [c for c in found if c.label == "Method" and c.source in _KNOWN_SOURCES
-              and (_separator_at(v, _past_gloss(v, c.end, 1), conj) or _separator_at(v, _past_gloss(v, c.start - 1, -1), conj))]
+              and (_separator_at(v, _past_gloss(v, c.end, 1), conj)
+                   or _separator_at(v, _past_gloss(v, c.start - 1, -1), conj))]
     if not listed:
         return []
     spans = _spans(found)
