@@ -66,6 +66,9 @@ def test_known_method_names_of_many_kinds(nlp) -> None:
                           "cluster with DBSCAN and label data with Snorkel.")
     for name in ("SparseGPT", "Wanda", "GPTQ", "SwiGLU", "DBSCAN", "Snorkel"):
         assert (name, "Method") in found
+    # spellings of known entries: a hyphen, a singular short form
+    found = entities(nlp, "We plan with Monte-Carlo tree search and probe one SAE per layer.")
+    assert {("Monte-Carlo tree search", "Method"), ("SAE", "Method")} <= set(found)
     # activation functions are methods, not words to keep out of names
     found = entities(nlp, "A deep network with ReLU activations is compared with a GELU variant.")
     assert {("ReLU", "Method"), ("GELU", "Method")} <= set(found)
