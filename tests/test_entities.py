@@ -51,6 +51,16 @@ def test_a_title_case_pair_before_a_tool_is_no_task(nlp) -> None:
     assert ("GOA", "Task") not in found
 
 
+def test_a_lower_case_pair_ending_in_learning_is_a_task(nlp) -> None:
+    found = entities(nlp, "Ranking agents are trained by glacier outline learning (GOL), with noisy labels.")
+    assert {("glacier outline learning", "Task"), ("GOL", "Task")} <= found
+
+
+def test_a_title_case_pair_ending_in_learning_stays_a_method(nlp) -> None:
+    found = entities(nlp, "We train agents by Glacier Outline Learning (GOL) on radar scans.")
+    assert ("GOL", "Method") in found
+
+
 def test_task_said_with_a_verb(nlp) -> None:
     assert ("estimating reef coverage", "Task") in entities(nlp, "A model for estimating reef coverage, trained once.")
 

@@ -124,7 +124,7 @@ def _head_type(v: list[Tok], long: Span, short: Span, lex: Lexicon) -> str | Non
         return "Metric"
     if last in lex.metric_heads and last not in lex.method_heads:
         return "Metric"
-    if after < len(v) and is_task_pair(v, long, after, lex):
+    if is_task_pair(v, long, after, lex):
         return "Task"
     if last in lex.task_heads and (last not in lex.method_heads or not title):
         return "Task"

@@ -28,6 +28,7 @@ class TaskContexts:
     verb_nouns: frozenset[str]
     verb_object_links: frozenset[str]
     verb_object_ends: frozenset[str]
+    pair_task_heads: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:

@@ -37,14 +37,19 @@ def narrowed_task_names(entities: list[Entity], fold_name: Callable[[str], str])
 
 
 def is_task_pair(v: list[Tok], long: Span, after: int, lex: Lexicon) -> bool:
-    """Does an abbreviation pair name a task by what follows it: "the
-    Incremental FOO (IFOO) task", or, for a lower-case long form whose last
-    word names work, a tool ("training data attribution (TDA) methods")?
-    `after` is the token after the short form's bracket."""
+    """Does an abbreviation pair name a task: by its lower-case long form's
+    last word ("preference learning (PL)": tc.pair_task_heads), or by what
+    follows it: "the Incremental FOO (IFOO) task", or, for a lower-case long
+    form whose last word names work, a tool ("training data attribution (TDA)
+    methods")? `after` is the token after the short form's bracket."""
+    tc = task_contexts()
+    words = v[long.start:long.end]
+    lower = all(not w.text[:1].isupper() for w in words[1:])
+    if lower and len(words) > 1 and words[-1].lower_ in tc.pair_task_heads:
+        return True
+    if after >= len(v):
+        return False
     nxt = v[after].lower_
     if nxt in lex.task_cues:
         return True
-    tc = task_contexts()
-    words = v[long.start:long.end]
-    return nxt in tc.verb_tools and names_work(words[-1].lower_, tc, lex.task_heads) \
-        and all(not w.text[:1].isupper() for w in words[1:])
+    return nxt in tc.verb_tools and names_work(words[-1].lower_, tc, lex.task_heads) and lower
