@@ -265,3 +265,13 @@ def test_we_refer_to_it_as_names_the_proposal(nlp) -> None:
 def test_last_word_of_a_longer_name_in_a_list_is_not_a_dataset_alone(nlp) -> None:
     found = entities(nlp, "We evaluate on the TREC 2019 Deep Learning Track and MS MARCO, and on CIFAR-10.")
     assert not any(text == "Track" for text, _ in found)
+
+
+def test_masked_language_modeling_is_a_method_not_the_task_language_modeling(nlp) -> None:
+    found = entities(nlp, "The encoder is pretrained with masked language modeling on web text.")
+    assert ("masked language modeling", "Method") in found
+    assert not any(label == "Task" for _, label in found)
+
+
+def test_lip_reading_with_a_hyphen_is_the_known_task(nlp) -> None:
+    assert ("lip-reading", "Task") in entities(nlp, "Silent video makes lip-reading hard for small models.")
