@@ -62,6 +62,21 @@ def test_a_cue_phrase_said_with_a_verb(nlp) -> None:
     assert {"sorting integer lists", "steering"} <= found
 
 
+def test_list_items_after_a_cue_said_with_a_verb_and_its_object(nlp) -> None:
+    found = tasks(nlp, "We test four toy problems: determining the parity of bit strings, adding integers, "
+                       "and sorting word lists.")
+    assert {"determining the parity of bit strings", "adding integers", "sorting word lists"} <= found
+
+
+def test_a_list_item_no_rule_reads_is_passed_over(nlp) -> None:
+    found = tasks(nlp, "Scores serve tasks such as answer quality evaluation, reef labeling, and route planning.")
+    assert {"reef labeling", "route planning"} <= found
+
+
+def test_a_clause_after_a_dash_cue_is_no_task(nlp) -> None:
+    assert tasks(nlp, "It does well on three tasks -- we then ask why it fails elsewhere.") == set()
+
+
 def test_a_verb_whose_object_is_still_to_come_is_not_a_task(nlp) -> None:
     assert "locating" not in tasks(nlp, "We revisit the problem of locating and naming the main speaker.")
 

@@ -181,26 +181,49 @@ def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
 
 
 def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
-    """ "the problem of X", "tasks such as X, Y and Z": the phrases right
-    after a cue of tc.cues_before, whatever their last word."""
+    """ "the problem of X", "tasks such as X, Y and Z", "three tasks: X, Y
+    and Z": the phrases right after a cue of tc.cues_before, whatever their
+    last word; an item said with a verb ("determining the parity of bit
+    strings") as _verb_phrase_end reads it. One item no rule reads is
+    passed over when a comma ends it and the list goes on."""
     lowers = view_columns(doc)[1]
     out = []
     for k in positions(lowers, _last_words(tc.cues_before)):
         if not ends_with(lowers, k + 1, tc.cues_before):
             continue
         j = k + 1
-        while j < len(v) and j < v[k].sent_end:
+        sent_end = v[k].sent_end
+        passed_over = False
+        while j < len(v) and j < sent_end:
             end = _phrase_end(v, lex, j)
+            if end == j and _is_gerund(v[j].text) and lowers[j] not in lex.name_stop_words:
+                end = _verb_phrase_end(v, lex, tc, lowers, j)
             if end == j:
-                break
-            out.append(Candidate(j, end, "Task", "head"))
+                comma = _next_comma(v, j, min(sent_end, j + _MAX_PASSED_OVER))
+                if passed_over or comma < 0:
+                    break
+                passed_over = True
+                end = comma
+            else:
+                out.append(Candidate(j, end, "Task", "head"))
             nxt = end  # a list goes on after ",", "and", ", and"
-            while nxt < v[k].sent_end and v[nxt].lower_ in (",", "and", "or"):
+            while nxt < sent_end and v[nxt].lower_ in (",", "and", "or"):
                 nxt += 1
             if nxt == end:
                 break
             j = nxt
     return out
+
+
+_MAX_PASSED_OVER = 8  # tokens of a list item no rule reads
+
+
+def _next_comma(v: list[Tok], start: int, end: int) -> int:
+    """The first comma in tokens start..end, -1 for none."""
+    for i in range(start, end):
+        if v[i].text == ",":
+            return i
+    return -1
 
 
 def _phrase_end(v: list[Tok], lex: Lexicon, start: int, head_lower: bool = False) -> int:
@@ -335,7 +358,6 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
     noun in -ing such as "learning", after "from" or "with")."""
     out = []
     texts, lowers = view_columns(doc)[:2]
-    ends = tc.verb_object_ends
     for k in positions(lowers, _VERB_CONTEXT):
         if k == 0 or lowers[k - 1] not in (tc.verb_tools if lowers[k] == "for" else tc.verb_abilities):
             continue
@@ -349,20 +371,34 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
             continue
         if (low in lex.task_heads or low in lex.patterns.allowed_gerunds) and low not in tc.verb_nouns:
             continue  # a noun in -ing ("reasoning"), found by the head rules
-        end = v[g].sent_end
-        j = g + 1
-        if j < end and lowers[j] in ("the", "a", "an"):
-            j += 1
-        j = _object_end(v, lex, j, end, 4, ends)
-        if j == g + 1 or lowers[j - 1] in ("the", "a", "an"):
-            continue
-        if j + 1 < end and lowers[j] in tc.verb_object_links and (low in tc.verb_nouns or lowers[j] == "of"):
-            m = _object_end(v, lex, j + 1, end, 3, ends)
-            if m > j + 1 and (m >= end or v[m].is_punct or lowers[m] in ends):
-                j = m
-        if j >= end or v[j].is_punct or lowers[j] in ends:
+        j = _verb_phrase_end(v, lex, tc, lowers, g)
+        if j > g:
             out.append(Candidate(g, j, "Task", "head"))
     return out
+
+
+def _verb_phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, lowers: tuple[str, ...], g: int) -> int:
+    """The end of a task said with the verb in -ing at `g` and its object:
+    up to four content words after an optional "the", and up to three more
+    after "of" (or, after a noun in -ing such as "learning", after "from" or
+    "with"), when a mark, the sentence's end or a word of tc.verb_object_ends
+    follows; else `g`."""
+    ends = tc.verb_object_ends
+    low = lowers[g]
+    end = v[g].sent_end
+    j = g + 1
+    if j < end and lowers[j] in ("the", "a", "an"):
+        j += 1
+    j = _object_end(v, lex, j, end, 4, ends)
+    if j == g + 1 or lowers[j - 1] in ("the", "a", "an"):
+        return g
+    if j + 1 < end and lowers[j] in tc.verb_object_links and (low in tc.verb_nouns or lowers[j] == "of"):
+        m = _object_end(v, lex, j + 1, end, 3, ends)
+        if m > j + 1 and (m >= end or v[m].is_punct or lowers[m] in ends):
+            j = m
+    if j >= end or v[j].is_punct or lowers[j] in ends:
+        return j
+    return g
 
 
 def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
