@@ -257,3 +257,14 @@ def test_a_phrase_of_work_after_a_tool_and_for_is_a_task(nlp, tool) -> None:
 
 def test_a_phrase_after_a_tool_and_for_that_names_no_work_is_not_a_task(nlp) -> None:
     assert not tasks(nlp, "We give a new method for dune maps, tested twice.")
+
+
+# -- purpose_heads: words that end a task's name after a tool and "for" -----------------
+@pytest.mark.parametrize("head", sorted(rules.load("task_contexts")["purpose_heads"]))
+def test_a_purpose_head_ends_the_task_after_a_tool_and_for(nlp, head) -> None:
+    assert f"reef model {head}" in tasks(nlp, f"We give a cheap method for reef model {head} on small boards.")
+
+
+@pytest.mark.parametrize("head", sorted(rules.load("task_contexts")["purpose_heads"]))
+def test_a_purpose_head_alone_after_for_is_no_task(nlp, head) -> None:
+    assert tasks(nlp, f"We give a cheap method for {head} on small boards.") == set()

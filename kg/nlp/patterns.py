@@ -414,6 +414,8 @@ def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> li
         start = _context_word_end(v, k + 1, tc)
         end = v[k].sent_end
         j = _object_end(v, lex, start, end, 4, ends)
+        if start < j < end and lowers[j] in tc.purpose_heads:
+            j += 1  # "an approach for language model training": the word ends the name, though it is none inside one
         if j == start or not (j >= end or v[j].is_punct or lowers[j] in ends or lowers[j] in lex.task_cues):
             continue
         if names_work(lowers[j - 1], tc, lex.task_heads) and lowers[j - 1] not in lex.name_stop_words:

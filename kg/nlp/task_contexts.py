@@ -29,6 +29,7 @@ class TaskContexts:
     verb_object_links: frozenset[str]
     verb_object_ends: frozenset[str]
     pair_task_heads: frozenset[str]
+    purpose_heads: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
