@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kg import rules
 from kg.nlp import make_pipeline
 
 
@@ -71,3 +72,15 @@ def test_words_that_judge_a_value_are_no_part_of_its_name(nlp):
 def test_a_known_metric_in_the_plural(nlp):
     found = entities(nlp, "QuillNet improves accuracies and keeps latencies low.")
     assert {("accuracies", "Metric"), ("latencies", "Metric")} <= found
+
+
+@pytest.mark.parametrize("noun", sorted(rules.load("entity_patterns")["metric_described_nouns"]))
+def test_a_metric_before_a_noun_it_describes_is_no_metric(nlp, noun):
+    found = entities(nlp, f"We study the echo error rate {noun} of QuillNet.")
+    assert not any(label == "Metric" for _, label in found)
+
+
+def test_a_metric_before_a_task_word_names_a_task(nlp):
+    found = entities(nlp, "In a chord recall task, QuillNet learns fast.")
+    assert ("chord recall", "Task") in found
+    assert not any(label == "Metric" for _, label in found)

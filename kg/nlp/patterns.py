@@ -494,6 +494,22 @@ def _drop_points_in_time(v: list[Tok], found: list[Candidate], lex: Lexicon) -> 
     found[:] = [c for c in found if not (c.label == "Metric" and c.start > 0 and v[c.start - 1].lower_ in before)]
 
 
+def _metrics_before_nouns(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
+    """ "a word error rate predictor", "the accuracy-FLOPs Pareto front": a
+    metric before a noun of lex.patterns.metric_described_nouns only describes
+    that noun, and is removed; before a task word ("a sequence recall task")
+    it names the task."""
+    keep = []
+    for c in found:
+        nxt = v[c.end].lower_ if c.label == "Metric" and c.end < v[c.start].sent_end else None
+        if nxt in lex.patterns.metric_described_nouns:
+            continue
+        if nxt in lex.task_cues:
+            c = Candidate(c.start, c.end, "Task", "head")
+        keep.append(c)
+    found[:] = keep
+
+
 def _is_title(tok: Tok, lex: Lexicon) -> bool:
     t = tok.text
     return (t[:1].isupper() and any(c.isalpha() for c in t) and t not in lex.not_names
@@ -629,6 +645,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _tool_purposes(doc, v, lex, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
+    _metrics_before_nouns(v, found, lex)
     found += _method_candidates(doc, v, lex, at.method, found)
     found += dataset_cue_candidates(v, lex, at.dataset_cue)
     found += names_after_cues(v, lex, at.dataset_list)
