@@ -84,3 +84,9 @@ def test_a_metric_before_a_task_word_names_a_task(nlp):
     found = entities(nlp, "In a chord recall task, QuillNet learns fast.")
     assert ("chord recall", "Task") in found
     assert not any(label == "Metric" for _, label in found)
+
+
+def test_a_generic_owner_starts_no_metric_name_but_what_follows_it_is_one(nlp):
+    found = entities(nlp, "QuillNet lifts the average chord accuracy by three points.")
+    assert ("chord accuracy", "Metric") in found
+    assert ("average chord accuracy", "Metric") not in found

@@ -466,13 +466,17 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
                 out.append(Candidate(tok.i - 1, tok.i + 1, "Metric", "head"))
             continue
         start = _modifiers(doc, v, tok.i, lex, True, limit=2)
-        # "lowest error rate", "provable accuracy": words that judge the value are no part of the name.
+        # "lowest error rate", "provable accuracy": words that judge the value are no part of the name;
+        # "the average explanation accuracy": nor is a generic owner, nor what comes before it.
+        for k in range(start, tok.i):
+            if v[k].lower_ in lex.patterns.generic_owners:
+                start = k + 1
         while start < tok.i and v[start].lower_ in lex.patterns.metric_judging_words:
             start += 1
         if start == tok.i and low in lex.metric_heads_need_modifier:
             continue
         text = view_text(v, doc_text(doc), start, tok.i + 1).lower()
-        if text in lex.generic_terms or any(v[k].lower_ in lex.patterns.generic_owners for k in range(start, tok.i)):
+        if text in lex.generic_terms:
             continue
         if _ends_in_generic_term(v, start, tok.i + 1, lex):
             continue  # "cosine learning rates": a setting, not a measure
