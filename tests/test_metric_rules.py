@@ -90,3 +90,13 @@ def test_a_generic_owner_starts_no_metric_name_but_what_follows_it_is_one(nlp):
     found = entities(nlp, "QuillNet lifts the average chord accuracy by three points.")
     assert ("chord accuracy", "Metric") in found
     assert ("average chord accuracy", "Metric") not in found
+
+
+def test_a_metric_named_in_full_then_by_its_last_words_is_one_metric(nlp):
+    doc = nlp("QuillNet cuts the query latency of QuollSet. The latency falls further with caching.")
+    assert {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Metric"} == {"query latency"}
+
+
+def test_a_metric_word_with_two_longer_names_stays_as_written(nlp):
+    doc = nlp("QuillNet cuts the query latency and the write latency. The latency falls further with caching.")
+    assert {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Metric"} >= {"latency"}

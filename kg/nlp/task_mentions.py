@@ -17,23 +17,29 @@ if TYPE_CHECKING:
 def narrowed_task_names(entities: list[Entity], fold_name: Callable[[str], str]) -> list[Entity]:
     """A text names its task in full once ("multimodal representation
     learning") and then by its last words ("representation learning"): the
-    shorter mentions take the full name, so the record holds one task. When
-    several longer tasks end in the same words, which one is meant is
-    unknown, and the short name stays. `fold_name` gives the key under
-    which names count as one (kg.nlp.entities.fold_name)."""
-    names = {fold_name(e.name): e.name for e in entities if e.label == "Task" and e.name}
-    full: dict[str, str] = {}
-    for short in names:
-        longer = [k for k in names if k.endswith(" " + short)]
-        if len(longer) == 1:
-            full[short] = names[longer[0]]
+    shorter mentions take the full name, so the record holds one task. The
+    same holds for metrics ("top-1 accuracy" ... "accuracy", "query latency"
+    ... "latency"). When several longer names end in the same words, which
+    one is meant is unknown, and the short name stays. `fold_name` gives the
+    key under which names count as one (kg.nlp.entities.fold_name)."""
+    full: dict[tuple[str, str], Entity] = {}
+    for label in _NARROWED:
+        names = {fold_name(e.name): e for e in entities if e.label == label and e.name}
+        for short in names:
+            longer = [k for k in names if k.endswith(" " + short)]
+            if len(longer) == 1:
+                full[label, short] = names[longer[0]]
     if not full:
         return entities
     out = []
     for e in entities:
-        name = full.get(fold_name(e.name)) if e.label == "Task" and e.name and not e.aliases else None
-        out.append(e._replace(name=name, canonical=None, exact_match=None) if name else e)
+        long = full.get((e.label, fold_name(e.name))) if e.name and not e.aliases else None
+        out.append(e._replace(name=long.name, canonical=long.canonical, exact_match=long.exact_match)
+                   if long else e)
     return out
+
+
+_NARROWED = ("Task", "Metric")
 
 
 def is_task_pair(v: list[Tok], long: Span, after: int, lex: Lexicon) -> bool:
