@@ -100,3 +100,9 @@ def test_a_metric_named_in_full_then_by_its_last_words_is_one_metric(nlp):
 def test_a_metric_word_with_two_longer_names_stays_as_written(nlp):
     doc = nlp("QuillNet cuts the query latency and the write latency. The latency falls further with caching.")
     assert {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Metric"} >= {"latency"}
+
+
+def test_a_possessive_owner_is_no_part_of_a_metric_name(nlp):
+    found = entities(nlp, "QuillNet raises each judge's echo accuracy on QuollSet.")
+    assert ("echo accuracy", "Metric") in found
+    assert not any("judge" in text for text, _ in found)

@@ -52,8 +52,8 @@ def _modifier_word(text: str, is_space: bool, is_punct: bool, head_lower: bool, 
         return False
     if lex.patterns.number.match(text) or lex.patterns.quantity.match(text):
         return False
-    if not any(c.isalpha() for c in text):
-        return False
+    if not any(c.isalpha() for c in text) or lex.patterns.not_in_names.search(text):
+        return False  # "verifier's accuracy": an owner, not part of the name
     if low.endswith("ly") and "-" not in low:
         return False
     if low.endswith("ing") and "-" not in low and low not in lex.patterns.allowed_gerunds \
