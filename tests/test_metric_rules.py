@@ -106,3 +106,9 @@ def test_a_possessive_owner_is_no_part_of_a_metric_name(nlp):
     found = entities(nlp, "QuillNet raises each judge's echo accuracy on QuollSet.")
     assert ("echo accuracy", "Metric") in found
     assert not any("judge" in text for text, _ in found)
+
+
+@pytest.mark.parametrize("tail", ["constrained", "sensitive", "critical", "intensive", "bounded", "limited"])
+def test_a_known_metric_before_an_adjective_half_is_no_metric(nlp, tail):
+    found = entities(nlp, f"QuillNet serves latency-{tail} users on small boards.")
+    assert not any(label == "Metric" for _, label in found)
