@@ -112,3 +112,8 @@ def test_a_possessive_owner_is_no_part_of_a_metric_name(nlp):
 def test_a_known_metric_before_an_adjective_half_is_no_metric(nlp, tail):
     found = entities(nlp, f"QuillNet serves latency-{tail} users on small boards.")
     assert not any(label == "Metric" for _, label in found)
+
+
+@pytest.mark.parametrize("name", ["faithfulness", "generalization error", "signal-to-noise ratio"])
+def test_well_known_metrics_are_known(nlp, name):
+    assert (name, "Metric") in entities(nlp, f"QuillNet improves the {name} of small models.")
