@@ -219,6 +219,11 @@ def test_a_noun_in_ing_with_an_object_is_a_verb_phrase(nlp, noun) -> None:
     assert f"{noun} glacier outlines" in tasks(nlp, f"We give an algorithm for {noun} glacier outlines.")
 
 
+def test_an_of_phrase_that_names_no_part_of_the_object_is_left_out(nlp) -> None:
+    found = tasks(nlp, "We give a method for charting the melt rates of a single glacier over time.")
+    assert "charting the melt rates" in found
+
+
 def test_learning_from_data_is_part_of_the_task(nlp) -> None:
     found = tasks(nlp, "We give an algorithm for learning glacier outlines from radar scans.")
     assert "learning glacier outlines from radar scans" in found

@@ -395,7 +395,9 @@ def _verb_phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, lowers: tuple
     if j + 1 < end and lowers[j] in tc.verb_object_links and (low in tc.verb_nouns or lowers[j] == "of"):
         m = _object_end(v, lex, j + 1, end, 3, ends)
         if m > j + 1 and (m >= end or v[m].is_punct or lowers[m] in ends):
-            j = m
+            return m
+        if lowers[j + 1] in ("a", "an", "the"):
+            return j  # "quantifying the length bias of a model": what it is measured on is no part of the task
     if j >= end or v[j].is_punct or lowers[j] in ends:
         return j
     return g
