@@ -117,3 +117,15 @@ def test_a_known_metric_before_an_adjective_half_is_no_metric(nlp, tail):
 @pytest.mark.parametrize("name", ["faithfulness", "generalization error", "signal-to-noise ratio"])
 def test_well_known_metrics_are_known(nlp, name):
     assert (name, "Metric") in entities(nlp, f"QuillNet improves the {name} of small models.")
+
+
+def test_a_level_modifier_is_no_part_of_a_metric_name(nlp):
+    found = entities(nlp, "QuillNet lowers the sentence-level perplexity of small models.")
+    assert ("perplexity", "Metric") in found
+    assert ("sentence-level perplexity", "Metric") not in found
+
+
+def test_a_range_of_multipliers_is_no_part_of_a_metric_name(nlp):
+    found = entities(nlp, "QuillNet brings a 2-10x speedup on small boards.")
+    assert ("speedup", "Metric") in found
+    assert not any(text.startswith("2-10x") for text, _ in found)

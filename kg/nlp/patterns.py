@@ -473,8 +473,8 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
         for k in range(start, tok.i):
             if v[k].lower_ in lex.patterns.generic_owners:
                 start = k + 1
-        while start < tok.i and v[start].lower_ in lex.patterns.metric_judging_words:
-            start += 1
+        while start < tok.i and v[start].lower_.rsplit("-", 1)[-1] in lex.patterns.metric_judging_words:
+            start += 1  # "sentence-level perplexity" too
         if start == tok.i and low in lex.metric_heads_need_modifier:
             continue
         text = view_text(v, doc_text(doc), start, tok.i + 1).lower()
