@@ -129,3 +129,8 @@ def test_a_range_of_multipliers_is_no_part_of_a_metric_name(nlp):
     found = entities(nlp, "QuillNet brings a 2-10x speedup on small boards.")
     assert ("speedup", "Metric") in found
     assert not any(text.startswith("2-10x") for text, _ in found)
+
+
+def test_a_known_metric_before_performance_is_no_variant_of_it(nlp):
+    found = entities(nlp, "QuillNet gains most in Pass@1-performance on QuollSet.")
+    assert ("Pass@1-performance", "Metric") not in found
