@@ -53,7 +53,7 @@ def _modifier_word(text: str, is_space: bool, is_punct: bool, head_lower: bool, 
     if lex.patterns.number.match(text) or lex.patterns.quantity.match(text):
         return False
     if not any(c.isalpha() for c in text) or lex.patterns.not_in_names.search(text):
-        return False  # "verifier's accuracy": an owner, not part of the name
+        return False  # "each judge's accuracy": an owner, not part of the name
     if low.endswith("ly") and "-" not in low:
         return False
     if low.endswith("ing") and "-" not in low and low not in lex.patterns.allowed_gerunds \
@@ -183,8 +183,8 @@ def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
 def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
     """ "the problem of X", "tasks such as X, Y and Z", "three tasks: X, Y
     and Z": the phrases right after a cue of tc.cues_before, whatever their
-    last word; an item said with a verb ("determining the parity of bit
-    strings") as _verb_phrase_end reads it. One item no rule reads is
+    last word; an item said with a verb ("charting the depth of reef
+    channels") as _verb_phrase_end reads it. One item no rule reads is
     passed over when a comma ends it and the list goes on."""
     lowers = view_columns(doc)[1]
     out = []
@@ -397,7 +397,7 @@ def _verb_phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, lowers: tuple
         if m > j + 1 and (m >= end or v[m].is_punct or lowers[m] in ends):
             return m
         if lowers[j + 1] in ("a", "an", "the"):
-            return j  # "quantifying the length bias of a model": what it is measured on is no part of the task
+            return j  # "charting the melt rates of a glacier": what it is measured on is no part of the task
     if j >= end or v[j].is_punct or lowers[j] in ends:
         return j
     return g
@@ -417,7 +417,7 @@ def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> li
         end = v[k].sent_end
         j = _object_end(v, lex, start, end, 4, ends)
         if start < j < end and lowers[j] in tc.purpose_heads:
-            j += 1  # "an approach for language model training": the word ends the name, though it is none inside one
+            j += 1  # "a method for reef model training": the word ends the name, though it is none inside one
         if j == start or not (j >= end or v[j].is_punct or lowers[j] in ends or lowers[j] in lex.task_cues):
             continue
         if names_work(lowers[j - 1], tc, lex.task_heads) and lowers[j - 1] not in lex.name_stop_words:
@@ -469,12 +469,12 @@ def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
             continue
         start = _modifiers(doc, v, tok.i, lex, True, limit=2)
         # "lowest error rate", "provable accuracy": words that judge the value are no part of the name;
-        # "the average explanation accuracy": nor is a generic owner, nor what comes before it.
+        # "the average chord accuracy": nor is a generic owner, nor what comes before it.
         for k in range(start, tok.i):
             if v[k].lower_ in lex.patterns.generic_owners:
                 start = k + 1
         while start < tok.i and v[start].lower_.rsplit("-", 1)[-1] in lex.patterns.metric_judging_words:
-            start += 1  # "sentence-level perplexity" too
+            start += 1  # "token-level perplexity" too
         if start == tok.i and low in lex.metric_heads_need_modifier:
             continue
         text = view_text(v, doc_text(doc), start, tok.i + 1).lower()
@@ -501,9 +501,9 @@ def _drop_points_in_time(v: list[Tok], found: list[Candidate], lex: Lexicon) -> 
 
 
 def _metrics_before_nouns(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
-    """ "a word error rate predictor", "the accuracy-FLOPs Pareto front": a
+    """ "an echo error rate predictor", "the accuracy-latency Pareto front": a
     metric before a noun of lex.patterns.metric_described_nouns only describes
-    that noun, and is removed; before a task word ("a sequence recall task")
+    that noun, and is removed; before a task word ("a chord recall task")
     it names the task."""
     keep = []
     for c in found:
