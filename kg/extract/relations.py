@@ -75,6 +75,7 @@ class RelationFinder:
         any_trigger = c.any_trigger
         found = _Relations()
         proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
+        own_data_at = [(m.start, m.name) for m in ents if m.label == "Dataset" and m.proposed]
         setting = None  # the dataset of the results reported so far (see results.result_setting)
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
@@ -89,6 +90,7 @@ class RelationFinder:
             before = [name for at, name in proposed_at if at < char_start]
             s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
             s.last_proposal = before[-1] if before else None
+            s.own_datasets = tuple(dict.fromkeys(name for at, name in own_data_at if at < char_start))
             s.context_dataset, s.result_rules = setting, self.results
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
@@ -767,6 +769,7 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
     c = s.cues
     datasets = s.of("Dataset")
     if not datasets:
+        _evaluations_on_own_data(s, found)
         return
     evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
@@ -783,11 +786,36 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
             subject, conf = s.main, 0.5
         if subject is None:
             subject, conf = _subject_after(s, d.end, excluded)
-        if subject is None or (d.proposed and subject == s.main):
+        if subject is None or (d.proposed and subject == s.main and not _tested_on_own(s, d, evaluative)):
             continue
         if not evaluative:
             conf *= 0.7
         found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _tested_on_own(s: Sentence, d: Mention, evaluative: bool) -> bool:
+    """Whether the sentence tests the proposal on `d`, a dataset of the
+    paper's own: it speaks of evaluation, and does not make the dataset
+    ("we release FooBench", "we build a benchmark called FooBench")."""
+    return evaluative and not s.cues.release_verb.search(s.text, 0, d.start)
+
+
+def _evaluations_on_own_data(s: Sentence, found: _Relations) -> None:
+    """ "We build FooBench, a benchmark for ... Experiments show that our
+    method ...": a sentence that reports results with the proposal as their
+    subject and names no dataset reports them on the datasets the paper made
+    before it."""
+    if s.main is None or not s.own_datasets:
+        return
+    c = s.cues
+    report = c.report_verb.search(s.text)
+    if report is None or not c.evaluation.search(s.text[:report.start()], s.places):
+        return
+    subject, _ = _subject(s, len(s.text))
+    if subject != s.main:
+        return
+    for name in s.own_datasets:
+        found.add(s, {"s": s.main, "p": "evaluatedOn", "o": name}, 0.5)
 
 
 def _training_data(s: Sentence, d: Mention) -> bool:
