@@ -39,6 +39,7 @@ class EntityPatterns:
     dataset_list_cues: frozenset[str]
     list_openers: tuple[tuple[str, ...], ...]  # word sequences, longest first
     naming_words: frozenset[str]
+    dataset_nouns: frozenset[str]
     evaluated_on_words: frozenset[str]
     not_evaluation_before_on: frozenset[str]
     after_evaluated_name: frozenset[str]
