@@ -81,3 +81,15 @@ def test_a_list_carries_the_type_of_a_known_dataset_along(nlp):
 ])
 def test_more_ways_to_name_a_dataset(nlp, text, name):
     assert (name, "Dataset") in entities(nlp, text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("The parser learns well on text datasets such as quokkaLM and others.", "quokkaLM"),
+    ("We also test on the wombatNet corpus of bird songs.", "wombatNet"),
+])
+def test_a_name_in_lower_case_with_a_capital_inside_where_a_dataset_word_says_so(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)
+
+
+def test_a_name_in_lower_case_with_a_capital_inside_is_no_name_alone(nlp):
+    assert not any(text == "quokkaLM" for text, _ in entities(nlp, "The quokkaLM parser learns well."))

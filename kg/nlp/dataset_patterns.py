@@ -137,6 +137,9 @@ def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
         return _dataset_word_prev(tok, v, lex)
     if t in lex.not_names or t.lower() in lex.name_stop_words:
         return False
+    # "babyLM", "nuScenes": a capital inside a word in lower case is a name where a dataset word says so.
+    if t[:1].islower() and any(c.isupper() for c in t[1:]) and t.replace("-", "").isalnum():
+        return True
     # "Kestrel", "Helpful-Harmless": capitalised words, alone or joined by hyphens.
     return t[:1].isupper() and not tok.is_sent_start and t.replace("-", "").isalpha()
 
