@@ -164,6 +164,10 @@ REGEX_LISTS: dict[str, Case] = {
                    lambda rels, x: any(r["p"] == "evaluatedOn" and r["o"] == "CIFAR-10" for r in rels)),
     "report_verbs": (lambda x: PROPOSAL + f"Experimental results {x} a 12% reduction in errors compared to BarNet.",
                      quill_beats_barnet),
+    # With nothing proposed by name, the method after one of these is evaluated on the dataset before it.
+    "evaluate_verbs": (lambda x: f"On CIFAR-10, we {x} of FooNet.",
+                       lambda rels, x: any(r["p"] == "evaluatedOn" and (r["s"], r["o"]) == ("FooNet", "CIFAR-10")
+                                           for r in rels)),
     # The paper's own dataset is made in a sentence with one of these, not tested on.
     "release_verbs": (lambda x: PROPOSAL + f"We {x} QuillBench, a test suite for evaluation.",
                       lambda rels, x: not any(r["p"] == "evaluatedOn" and r["o"] == "QuillBench" for r in rels)),

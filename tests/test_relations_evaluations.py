@@ -51,3 +51,36 @@ def test_results_of_another_method_are_not_the_proposals(nlp):
                         "Experiments show that GraphSAGE remains strong on small graphs.",
                    {**OWN, "GraphSAGE": "Method"}, proposed=("LoomNet", "LoomBench"))
     assert ("LoomNet", "LoomBench") not in evaluated(doc)
+
+
+# -- methods evaluated in a paper that proposes nothing by name ---------------------------
+STUDY = {"FooBench": "Dataset", "RankerA": "Method", "RankerB": "Method", "RankerC": "Method"}
+
+
+def test_each_method_listed_as_the_subject_is_evaluated(nlp):
+    doc = annotate(nlp, "We evaluate RankerA, RankerB and RankerC on FooBench.", STUDY)
+    assert evaluated(doc) == {("RankerA", "FooBench"), ("RankerB", "FooBench"), ("RankerC", "FooBench")}
+
+
+def test_methods_evaluated_after_the_dataset(nlp):
+    doc = annotate(nlp, "Based on FooBench, we conduct a thorough evaluation of RankerA and RankerB in two settings.", STUDY)
+    assert evaluated(doc) == {("RankerA", "FooBench"), ("RankerB", "FooBench")}
+
+
+def test_a_method_compared_to_after_the_dataset_is_a_yardstick(nlp):
+    doc = annotate(nlp, "On FooBench our approach gives results comparable to RankerA in speed.", STUDY)
+    assert evaluated(doc) == set()
+
+
+def test_listed_methods_beside_a_proposal_are_not_its_subjects(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a ranker. We evaluate RankerA and RankerB on FooBench.",
+                   {**STUDY, "LoomNet": "Method"}, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+def test_proposals_listed_together_are_each_evaluated(nlp):
+    doc = annotate(nlp, "We propose LoomNet and LoomNet-S, two rankers. "
+                        "LoomNet and LoomNet-S reach the best results on FooBench.",
+                   {"LoomNet": "Method", "LoomNet-S": "Method", "FooBench": "Dataset"},
+                   proposed=("LoomNet", "LoomNet-S"))
+    assert evaluated(doc) == {("LoomNet", "FooBench"), ("LoomNet-S", "FooBench")}

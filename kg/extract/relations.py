@@ -790,7 +790,8 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
             continue
         if not evaluative:
             conf *= 0.7
-        found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
+        for name in _listed_with(s, subject, d.start):
+            found.add(s, {"s": name, "p": "evaluatedOn", "o": d.name}, conf)
 
 
 def _tested_on_own(s: Sentence, d: Mention, evaluative: bool) -> bool:
@@ -841,12 +842,38 @@ _TRAINED_ON = re.compile(r"\b(?:pre-?train\w*|trained)\s+(?:[\w-]+\s+){0,3}?on\s
 
 
 def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
-    """ "On ImageNet, ResNet-50 reaches ...": a method named after the dataset."""
+    """ "On ImageNet, ResNet-50 reaches ...": a proposed method named after
+    the dataset; in a paper that proposes nothing by name, also a method
+    evaluated there ("On FooBench, we conduct an evaluation of 45 rerankers")."""
     for m in s.of("Method"):
         if m.start >= pos and all(m.end <= a or m.start >= b for a, b in excluded):
             if m.proposed:
                 return m.name, 0.7
+            if s.main is None and s.cues.evaluated_object.search(s.text, pos, m.start):
+                return m.name, 0.6
     return None, 0.0
+
+
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*)")
+
+
+def _listed_with(s: Sentence, subject: str, pos: int) -> list[str]:
+    """ "We compare A, B and C on D": the subject and the methods listed with
+    it (its mention nearest `pos`), those that could be the subject
+    themselves: any, in a paper that proposes nothing by name, else the
+    paper's own."""
+    methods = s.of("Method")
+    at = [k for k, m in enumerate(methods) if m.name == subject]
+    if not at:
+        return [subject]
+    k = min(at, key=lambda k: abs(methods[k].start - pos))
+    lo = hi = k
+    while lo > 0 and _LIST_JOIN.fullmatch(s.text, methods[lo - 1].end, methods[lo].start):
+        lo -= 1
+    while hi + 1 < len(methods) and _LIST_JOIN.fullmatch(s.text, methods[hi].end, methods[hi + 1].start):
+        hi += 1
+    listed = [m.name for m in methods[lo:hi + 1] if s.main is None or m.proposed or m.name == subject]
+    return list(dict.fromkeys(listed))
 
 
 # -- addresses -------------------------------------------------------------------
