@@ -30,6 +30,7 @@ from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, senten
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
                                 named_for_training, plain_score, previous_in_list, respective, respective_metric,
                                 result_rules, result_setting, score_list)
+from kg.nlp.entities import fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 
@@ -66,7 +67,7 @@ class RelationFinder:
         text = doc_text(doc)
         ents = doc_mentions(doc, text)
         c = self.cues
-        main = _main_proposal(ents, text, c)
+        main = _main_proposal(ents, text, c) or title_only_name(doc)
         # The ways the text writes its proposals, to find them where no entity span marks them.
         proposals = {text[m.start:m.end]: m.name for m in ents if m.label == "Method" and m.proposed}
         if main is not None:
@@ -132,6 +133,19 @@ def _main_proposal(ents: list[Mention], text: str, c: Cues) -> str | None:
         if m.label == "Method" and c.own_before_name.search(text[max(0, m.start - 20):m.start]):
             return m.name
     return None
+
+
+def title_only_name(doc: Doc) -> str | None:
+    """The method the title names where the abstract never writes it
+    ("FooNet: ..." over an abstract about "our network"): the paper's
+    proposal when the abstract names none of its own."""
+    name = doc._.title_name
+    if name is None or name.label != "Method":
+        return None
+    key = fold_name(name.text)
+    if any(fold_name(e.name or "") == key for e in settled_entities(doc)):
+        return None
+    return name.text
 
 
 class _Relations:
