@@ -93,3 +93,11 @@ def test_a_name_in_lower_case_with_a_capital_inside_where_a_dataset_word_says_so
 
 def test_a_name_in_lower_case_with_a_capital_inside_is_no_name_alone(nlp):
     assert not any(text == "quokkaLM" for text, _ in entities(nlp, "The quokkaLM parser learns well."))
+
+
+def test_a_dataset_written_with_its_noun_has_that_form_as_an_alias():
+    from kg.extract import Extractor
+    from kg.model import Abstract
+    rec = Extractor().record(Abstract("p", "QuillNet is tested on the WOMBAT benchmark and on the KOALA-2 corpus."))
+    forms = {e["name"]: set(e.get("aliases") or []) for e in rec["entities"]["Dataset"]}
+    assert forms == {"WOMBAT": {"WOMBAT benchmark"}, "KOALA-2": {"KOALA-2 corpus"}}

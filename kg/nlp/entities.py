@@ -268,6 +268,9 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
             proposed.add(key)
         if c.aliases:
             aliases.setdefault(key, set()).update(c.aliases)
+        if c.label == "Dataset" and c.end < len(v) and v[c.end].lower_ in lex.dataset_cues_after:
+            # "the LFW dataset": the name with its noun is a form the text writes too.
+            aliases.setdefault(key, set()).add(f"{written} {v[c.end].text}")
     for long, short in pairs:
         short_text = view_text(v, text, short.start, short.end)
         if short_text not in dropped:
