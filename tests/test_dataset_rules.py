@@ -95,9 +95,23 @@ def test_a_name_in_lower_case_with_a_capital_inside_is_no_name_alone(nlp):
     assert not any(text == "quokkaLM" for text, _ in entities(nlp, "The quokkaLM parser learns well."))
 
 
-def test_a_dataset_written_with_its_noun_has_that_form_as_an_alias():
+def dataset_forms(text: str) -> dict[str, set[str]]:
     from kg.extract import Extractor
     from kg.model import Abstract
-    rec = Extractor().record(Abstract("p", "QuillNet is tested on the WOMBAT benchmark and on the KOALA-2 corpus."))
-    forms = {e["name"]: set(e.get("aliases") or []) for e in rec["entities"]["Dataset"]}
+    rec = Extractor().record(Abstract("p", text))
+    return {e["name"]: set(e.get("aliases") or []) for e in rec["entities"]["Dataset"]}
+
+
+def test_a_dataset_written_with_its_noun_has_that_form_as_an_alias():
+    forms = dataset_forms("QuillNet is tested on the WOMBAT benchmark and on the KOALA-2 corpus.")
     assert forms == {"WOMBAT": {"WOMBAT benchmark"}, "KOALA-2": {"KOALA-2 corpus"}}
+
+
+def test_words_of_what_a_dataset_holds_or_its_split_before_the_noun_are_in_the_alias():
+    forms = dataset_forms("QuillNet is tested on the WOMBAT bird song dataset and the KOALA-2 validation split.")
+    assert forms == {"WOMBAT": {"WOMBAT bird song dataset"}, "KOALA-2": {"KOALA-2 validation split"}}
+
+
+def test_a_list_is_no_alias_of_its_first_name():
+    forms = dataset_forms("QuillNet is tested on WOMBAT and the KOALA-2 corpus.")
+    assert forms["WOMBAT"] == set()
