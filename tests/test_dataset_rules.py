@@ -115,3 +115,13 @@ def test_words_of_what_a_dataset_holds_or_its_split_before_the_noun_are_in_the_a
 def test_a_list_is_no_alias_of_its_first_name():
     forms = dataset_forms("QuillNet is tested on WOMBAT and the KOALA-2 corpus.")
     assert forms["WOMBAT"] == set()
+
+
+def test_an_abbreviation_followed_by_a_dataset_noun_is_a_dataset(nlp):
+    found = entities(nlp, "We report accuracy on the Wombat Bird Songs (WBS) Database with QuillNet.")
+    assert ("Wombat Bird Songs", "Dataset") in found and ("WBS", "Dataset") in found
+
+
+def test_a_task_abbreviation_followed_by_a_dataset_noun_stays_a_task(nlp):
+    found = entities(nlp, "QuillNet leads on Fine-Grained Bird Classification (FGBC) datasets of songs.")
+    assert not any(label == "Dataset" for text, label in found if "Classification" in text or text == "FGBC")

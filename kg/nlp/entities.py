@@ -115,10 +115,13 @@ def _is_title(v: list[Tok], start: int, end: int, lex: Lexicon) -> bool:
 def _head_type(v: list[Tok], long: Span, short: Span, lex: Lexicon) -> str | None:
     last = v[long.end - 1].lower_
     title = _is_title(v, long.start, long.end, lex)
-    if last in lex.dataset_cues_after:
+    # "Foo Faces (FF) Database": the word after the short form says what the pair names
+    # (not after a task: "Fine-Grained Classification (FGC) datasets" are the task's).
+    after = short.end + (short.end < len(v) and v[short.end].text == ")")
+    if last in lex.dataset_cues_after or (after < len(v) and v[after].lower_ in lex.patterns.dataset_nouns
+                                          and last not in lex.task_heads):
         return "Dataset"
     # "pseudo-log-likelihood (PLL)"; "Kullback Leibler (KL) divergence", "Answer Correctness (AC) metric".
-    after = short.end + (short.end < len(v) and v[short.end].text == ")")
     if last.rsplit("-", 1)[-1] in lex.patterns.hyphen_metric_heads \
             or (after < len(v) and v[after].lower_ in lex.patterns.metric_words_after_pairs):
         return "Metric"
