@@ -84,3 +84,21 @@ def test_proposals_listed_together_are_each_evaluated(nlp):
                    {"LoomNet": "Method", "LoomNet-S": "Method", "FooBench": "Dataset"},
                    proposed=("LoomNet", "LoomNet-S"))
     assert evaluated(doc) == {("LoomNet", "FooBench"), ("LoomNet-S", "FooBench")}
+
+
+# -- a proposal named by its last word ----------------------------------------------------
+def test_the_proposals_head_word_with_a_determiner_and_a_method_noun_is_the_proposal(nlp):
+    doc = annotate(nlp, "We propose the Loom Fusion Transformer for graphs. "
+                        "On FooBench, the transformer model scores an accuracy of 91.2%.",
+                   {"Loom Fusion Transformer": "Method", "transformer": "Method", "FooBench": "Dataset",
+                    "accuracy": "Metric"}, proposed=("Loom Fusion Transformer",))
+    assert evaluated(doc) == {("Loom Fusion Transformer", "FooBench")}
+    assert triples(doc, "achieves") == {("Loom Fusion Transformer", "accuracy")}
+
+
+def test_a_head_word_without_a_method_noun_is_the_method_itself(nlp):
+    doc = annotate(nlp, "We propose the Loom Fusion Transformer for graphs. "
+                        "The transformer of Vaswani scores an accuracy of 88.0% on FooBench.",
+                   {"Loom Fusion Transformer": "Method", "transformer": "Method", "FooBench": "Dataset",
+                    "accuracy": "Metric"}, proposed=("Loom Fusion Transformer",))
+    assert triples(doc, "achieves") == {("transformer", "accuracy")}

@@ -179,6 +179,8 @@ class Cues:
     self_reference: Cue  # "our method", "the proposed approach", "we"
     it_reference: Cue  # "it" as a subject
     definite_reference: Cue  # "the optimizer", "the detector": the paper's method named by its kind
+    determiner_before: re.Pattern  # "the ", "this " right before a name: "the transformer model"
+    method_noun_after: re.Pattern  # " model", " architecture" right after a name
     own_before_name: re.Pattern  # "our" right before a method's name: the paper's own
     sentence_opener: re.Pattern  # all that may come before a sentence's fronted comparison
     yardstick: re.Pattern  # "on par with X": X is compared with, not the subject
@@ -306,6 +308,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
             rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!{_alt(data['definite_not_before'])}\b)",
             definite),
         own_before_name=re.compile(rf"\b{_alt(data['own_before_name'])}\s+$", re.I),
+        determiner_before=re.compile(rf"\b{_alt(definite)}\s+$", re.I),
+        method_noun_after=re.compile(rf"\s+{_alt(data['method_nouns'])}s?\b", re.I),
         sentence_opener=re.compile(rf"^\s*(?:{_alt(data['sentence_openers'])},?\s+)?$", re.I),
         yardstick=re.compile(rf"{_words(data['yardsticks'])}[^,;.]{{0,50}}$", re.I),
         parity=_cue(rf"\b{_alt(data['yardsticks'])}\s+", data["yardsticks"]),

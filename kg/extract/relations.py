@@ -223,7 +223,8 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if refs and (not others or start + refs[-1] > others[-1].end):
         return None, 0.0  # "our method" with nothing proposed by name
     if others:
-        return others[-1].name, 0.6
+        own = _proposal_by_head(s, others[-1])
+        return (own, 0.7) if own else (others[-1].name, 0.6)
     if s.main and s.cues.definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
@@ -232,6 +233,18 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if s.main and _refers_to_proposal(s, pos):
         return s.main, 0.65
     return None, 0.0
+
+
+def _proposal_by_head(s: Sentence, m: Mention) -> str | None:
+    """ "the transformer model scores ...", where the paper proposes "Foo
+    Fusion Transformer": the one proposal whose last word the mention is,
+    named by it with a determiner before and a method noun after."""
+    c = s.cues
+    if not c.determiner_before.search(s.text, max(0, m.start - 12), m.start) or not c.method_noun_after.match(s.text, m.end):
+        return None
+    word = s.text[m.start:m.end].lower()
+    own = {name for name in s.proposals.values() if name.lower() != word and name.lower().rsplit(None, 1)[-1] == word}
+    return own.pop() if len(own) == 1 else None
 
 
 def _written_proposal(s: Sentence, clause: str) -> str | None:
