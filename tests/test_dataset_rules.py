@@ -125,3 +125,18 @@ def test_an_abbreviation_followed_by_a_dataset_noun_is_a_dataset(nlp):
 def test_a_task_abbreviation_followed_by_a_dataset_noun_stays_a_task(nlp):
     found = entities(nlp, "QuillNet leads on Fine-Grained Bird Classification (FGBC) datasets of songs.")
     assert not any(label == "Dataset" for text, label in found if "Classification" in text or text == "FGBC")
+
+
+@pytest.mark.parametrize("text, names", [
+    ("We evaluated QuillNet on two datasets Quokka Birds and Wombat SONGS this year.", ["Quokka Birds", "Wombat SONGS"]),
+    ("It is tested on 3 benchmarks KOALA, DingoSet and EMU-1 with no tuning.", ["KOALA", "DingoSet", "EMU-1"]),
+])
+def test_a_count_lets_a_dataset_word_introduce_a_list(nlp, text, names):
+    found = entities(nlp, text)
+    for name in names:
+        assert (name, "Dataset") in found
+
+
+def test_a_count_before_a_dataset_word_takes_no_single_word_after_it(nlp):
+    found = entities(nlp, "We tuned on two datasets Yesterday and left the rest.")
+    assert ("Yesterday", "Dataset") not in found

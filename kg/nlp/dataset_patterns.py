@@ -74,7 +74,8 @@ def _name_before_topic(v: list[Tok], cue: Tok, lex: Lexicon) -> list[Candidate]:
 
 def names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
     """The names a dataset word introduces: "two datasets, namely Foo-1 and
-    BarSet", "benchmarks (e.g., Foo, Bar)", "a corpus called FooText"."""
+    BarSet", "benchmarks (e.g., Foo, Bar)", "a corpus called FooText";
+    after a count, a list of names right after it: "two datasets Foo-1 and BarSet"."""
     shapes = lex.patterns
     conj = shapes.list_separators
     out = []
@@ -97,15 +98,19 @@ def names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candid
                 k += 1
                 continue
             break
-        if not opened:
+        # "on two datasets Foo-1 and BarSet": a count before the word lets a list follow it directly.
+        counted = not opened and listed and v[i].i > v[i].sent_start \
+            and (v[i - 1].lower_ in shapes.count_words or v[i - 1].text.isdigit())
+        if not opened and not counted:
             continue
+        items = []
         while k < end:
             j = k
             while j < end and j - k < 4 and _dataset_word(v[j], v, lex):
                 j += 1
             if j == k:
                 break
-            out.append(Candidate(k, j, "Dataset", "cue"))
+            items.append(Candidate(k, j, "Dataset", "cue"))
             if not listed:
                 break
             if j < end and v[j].text == "(":  # a gloss: "FooSet (radiology)"
@@ -117,6 +122,8 @@ def names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candid
                 k = j
                 continue
             break
+        if not counted or len(items) >= 2:  # without an opener, only a list shows the names are the datasets
+            out += items
     return out
 
 
