@@ -140,3 +140,9 @@ def test_a_count_lets_a_dataset_word_introduce_a_list(nlp, text, names):
 def test_a_count_before_a_dataset_word_takes_no_single_word_after_it(nlp):
     found = entities(nlp, "We tuned on two datasets Yesterday and left the rest.")
     assert ("Yesterday", "Dataset") not in found
+
+
+def test_a_language_alone_before_a_dataset_word_is_no_dataset_name(nlp):
+    found = entities(nlp, "We also release a comprehensive Cantonese benchmark for QuillNet.")
+    assert not any(label == "Dataset" for _, label in found)
+    assert ("Wombat Cantonese", "Dataset") in entities(nlp, "QuillNet is tested on the Wombat Cantonese corpus.")

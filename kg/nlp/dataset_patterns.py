@@ -27,7 +27,8 @@ def dataset_cue_candidates(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[
             end = k + 1
             while k >= sent_start and end - k <= 4 and _dataset_word(v[k], v, lex):
                 k -= 1
-            if k + 1 < end:
+            if k + 1 < end and not (end - k == 2 and v[k + 1].text in lex.languages):
+                # "a Cantonese benchmark": a language alone says what the data is in, not its name.
                 out.append(Candidate(k + 1, _titled_cue_end(v, tok, lex) if nearest else end, "Dataset", "cue"))
             else:
                 if nearest:
