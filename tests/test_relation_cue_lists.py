@@ -164,6 +164,10 @@ REGEX_LISTS: dict[str, Case] = {
                    lambda rels, x: any(r["p"] == "evaluatedOn" and r["o"] == "CIFAR-10" for r in rels)),
     "report_verbs": (lambda x: PROPOSAL + f"Experimental results {x} a 12% reduction in errors compared to BarNet.",
                      quill_beats_barnet),
+    # With nothing proposed by name, the method "we" use does what "we" do.
+    "instrument_words": (lambda x: f"By {x} FooNet to fit a probe, we reach the best results on CIFAR-10.",
+                         lambda rels, x: any(r["p"] == "evaluatedOn" and (r["s"], r["o"]) == ("FooNet", "CIFAR-10")
+                                             for r in rels)),
     # With nothing proposed by name, the method after one of these is evaluated on the dataset before it.
     "evaluate_verbs": (lambda x: f"On CIFAR-10, we {x} of FooNet.",
                        lambda rels, x: any(r["p"] == "evaluatedOn" and (r["s"], r["o"]) == ("FooNet", "CIFAR-10")

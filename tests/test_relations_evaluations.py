@@ -102,3 +102,14 @@ def test_a_head_word_without_a_method_noun_is_the_method_itself(nlp):
                    {"Loom Fusion Transformer": "Method", "transformer": "Method", "FooBench": "Dataset",
                     "accuracy": "Metric"}, proposed=("Loom Fusion Transformer",))
     assert triples(doc, "achieves") == {("transformer", "accuracy")}
+
+
+def test_what_we_use_is_the_subject_where_nothing_is_proposed(nlp):
+    doc = annotate(nlp, "By applying RankerA to fit a linear probe, we reach the best results on FooBench.", STUDY)
+    assert evaluated(doc) == {("RankerA", "FooBench")}
+
+
+def test_what_we_use_is_not_the_subject_beside_a_proposal(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a ranker. By applying RankerA as a probe, we reach the best results on FooBench.",
+                   {**STUDY, "LoomNet": "Method"}, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}

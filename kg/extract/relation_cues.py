@@ -176,6 +176,7 @@ class Cues:
     report_verb: re.Pattern  # "show", "demonstrate": a sentence that reports a result
     release_verb: re.Pattern  # "release", "introduce": a dataset of the paper's own made, not tested on
     evaluated_object: re.Pattern  # "an evaluation of (45) ", "we compare ": right before the method evaluated
+    instrument: re.Pattern  # "by using ", "applying the ": right before the method "we" use
     self_reference: Cue  # "our method", "the proposed approach", "we"
     it_reference: Cue  # "it" as a subject
     definite_reference: Cue  # "the optimizer", "the detector": the paper's method named by its kind
@@ -299,6 +300,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
             rf"\s+(?:{_alt(data['number_qualifiers'])}\s+)*~?$", data["margin_before"] + data["gain_words"]),
         report_verb=re.compile(rf"\b{_alt(data['report_verbs'])}\b", re.I),
         release_verb=re.compile(rf"\b{_alt(data['release_verbs'])}", re.I),
+        instrument=re.compile(rf"\b{_alt(data['instrument_words'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
         evaluated_object=re.compile(rf"\b{_alt(data['evaluate_verbs'])}(?:\s+(?:of|on))?\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
         evaluation=_cue(rf"\b{_alt(data['evaluation'])}", data["evaluation"]),
         self_reference=_cue(rf"\b{_alt(self_pieces)}", self_pieces),

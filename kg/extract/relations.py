@@ -221,6 +221,8 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s, start, m)]
     if refs and (not others or start + refs[-1] > others[-1].end):
+        if others and s.cues.instrument.search(s.text, max(start, others[-1].start - 30), others[-1].start):
+            return others[-1].name, 0.6  # "by using FooNet ..., we reach ...": what "we" use does it
         return None, 0.0  # "our method" with nothing proposed by name
     if others:
         own = _proposal_by_head(s, others[-1])
