@@ -35,6 +35,22 @@ def test_task_phrase_outside_a_task_position_is_left_out(nlp) -> None:
     assert not any(label == "Task" for _, label in found)
 
 
+@pytest.mark.parametrize("text", ["We pose the Sparse FOO (SFOO) task for glacier maps.",
+                                  "We pose the Sparse FOO (SFOO) problem for glacier maps."])
+def test_an_abbreviation_pair_before_a_task_word_is_a_task(nlp, text) -> None:
+    assert {("Sparse FOO", "Task"), ("SFOO", "Task")} <= entities(nlp, text)
+
+
+def test_a_lower_case_pair_that_names_work_before_a_tool_is_a_task(nlp) -> None:
+    found = entities(nlp, "Glacier outline attribution (GOA) methods are slow.")
+    assert {("Glacier outline attribution", "Task"), ("GOA", "Task")} <= found
+
+
+def test_a_title_case_pair_before_a_tool_is_no_task(nlp) -> None:
+    found = entities(nlp, "We train Glacier Outline Attribution (GOA) models on radar scans.")
+    assert ("GOA", "Task") not in found
+
+
 def test_task_said_with_a_verb(nlp) -> None:
     assert ("estimating reef coverage", "Task") in entities(nlp, "A model for estimating reef coverage, trained once.")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kg.nlp import make_pipeline
-from kg.nlp.abbrev_match import is_abbreviation
+from kg.nlp.abbrev_match import is_abbreviation, is_loose_abbreviation
 
 
 @pytest.mark.parametrize("short,long", [
@@ -71,3 +71,29 @@ def test_pair_becomes_one_entity_and_later_uses_are_its_mentions(nlp) -> None:
 def test_generic_long_forms_give_no_entity(nlp) -> None:
     doc = nlp("Large language models (LLMs) are everywhere. LLMs hallucinate.")
     assert [s.text for s in doc.spans["entities"]] == []
+
+
+@pytest.mark.parametrize("short,long", [
+    ("QGA", "quillglass attention module"),  # a letter inside a word, a last word with none
+    ("HWB", "hedged word embedding"),
+    ("SAEs", "Sparse Autoencoders"),
+])
+def test_loose_pairs(short: str, long: str) -> None:
+    assert not is_abbreviation(short, long) and is_loose_abbreviation(short, long)
+
+
+@pytest.mark.parametrize("short,long", [
+    ("ViT", "modalities -- vision"),  # a dash parts two phrases
+    ("QGA", "the quillglass model only"),  # two words hold no letter
+    ("MEG", "magnetoencephalographic"),  # one word
+    ("GPT", "good old models"),  # the letters are not there
+])
+def test_not_loose_pairs(short: str, long: str) -> None:
+    assert not is_loose_abbreviation(short, long)
+
+
+def test_a_loose_pair_joins_the_short_form_to_its_long_form(nlp) -> None:
+    text = "We add a quillglass attention module (QGA) to the encoder. QGA is cheap."
+    assert pairs(nlp, text) == [("quillglass attention module", "QGA")]
+    doc = nlp(text)
+    assert {s._.kg_name for s in doc.spans["entities"] if s.text == "QGA"} == {"quillglass attention module"}

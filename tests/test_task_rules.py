@@ -181,3 +181,64 @@ def test_a_task_head_alone_needs_a_task_position(nlp) -> None:
                                   "such as", ", and", "for"])
 def test_cue_words_at_the_edges_of_a_text(nlp, text) -> None:
     nlp(text)  # no error where a cue has nothing before or after it
+
+
+# -- verb_tools, verb_abilities ...: a task said with a verb in -ing ---------------------------
+@pytest.mark.parametrize("tool", sorted(rules.load("task_contexts")["verb_tools"]))
+def test_a_verb_phrase_after_a_tool_and_for_is_a_task(nlp, tool) -> None:
+    assert "charting glacier retreat" in tasks(nlp, f"We give a new {tool} for charting glacier retreat, tested twice.")
+
+
+@pytest.mark.parametrize("ability", sorted(rules.load("task_contexts")["verb_abilities"]))
+def test_a_verb_phrase_after_an_ability_and_in_is_a_task(nlp, ability) -> None:
+    assert "charting glacier retreat" in tasks(nlp, f"They showed {ability} in charting glacier retreat.")
+
+
+def test_the_verbs_object_may_take_the_and_of(nlp) -> None:
+    found = tasks(nlp, "FooNet has high accuracy in charting the melt rates of alpine glaciers.")
+    assert "charting the melt rates of alpine glaciers" in found
+
+
+@pytest.mark.parametrize("noun", sorted(rules.load("task_contexts")["verb_nouns"]))
+def test_a_noun_in_ing_with_an_object_is_a_verb_phrase(nlp, noun) -> None:
+    assert f"{noun} glacier outlines" in tasks(nlp, f"We give an algorithm for {noun} glacier outlines.")
+
+
+def test_learning_from_data_is_part_of_the_task(nlp) -> None:
+    found = tasks(nlp, "We give an algorithm for learning glacier outlines from radar scans.")
+    assert "learning glacier outlines from radar scans" in found
+
+
+def test_an_adverb_before_the_verb_is_left_out(nlp) -> None:
+    assert "charting glacier retreat" in tasks(nlp, "We give a method for automatically charting glacier retreat.")
+
+
+def test_a_verb_phrase_after_any_other_word_and_for_is_not_a_task(nlp) -> None:
+    assert not tasks(nlp, "This is crucial for charting glacier retreat.")
+
+
+def test_a_verb_phrase_that_runs_on_is_not_a_task(nlp) -> None:
+    assert not tasks(nlp, "We give a method for charting glacier retreat maps of many small alpine valleys.")
+
+
+# -- verbs are no part of a task's name (lexicon name_stop_words) ------------------------------
+@pytest.mark.parametrize("verb", ["exert", "compares", "relate", "fuses", "ameliorate", "continue", "analyze",
+                                  "examines", "assess", "quantify", "deploys", "construct", "conduct"])
+def test_a_verb_before_a_task_phrase_is_left_out(nlp, verb) -> None:
+    found = tasks(nlp, f"Earlier tools {verb} glacier segmentation methods on few scenes.")
+    assert "glacier segmentation" in found and not any(t.startswith(verb) for t in found)
+
+
+@pytest.mark.parametrize("word", ["due", "regardless", "albeit", "instead"])
+def test_a_linking_word_after_a_task_word_does_not_make_it_a_modifier(nlp, word) -> None:
+    assert "inpainting" in tasks(nlp, f"FooNet is strong for inpainting {word} of its small size.")
+
+
+# -- verb_tools: "a method for X" where X names work ------------------------------------------
+@pytest.mark.parametrize("tool", sorted(rules.load("task_contexts")["verb_tools"]))
+def test_a_phrase_of_work_after_a_tool_and_for_is_a_task(nlp, tool) -> None:
+    assert "dune digitization" in tasks(nlp, f"We give a new {tool} for dune digitization, tested twice.")
+
+
+def test_a_phrase_after_a_tool_and_for_that_names_no_work_is_not_a_task(nlp) -> None:
+    assert not tasks(nlp, "We give a new method for dune maps, tested twice.")

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, Sequence
 
 from spacy.tokens import Doc
 
-from kg.extract.numbers import Quantity, quantities as find_quantities
+from kg.extract.numbers import NumberReader, Quantity, number_reader
 from kg.extract.relation_cues import Cues, Places
 from kg.nlp.entities import settled_entities
 from kg.nlp.tokens import view_columns
@@ -60,6 +60,8 @@ class Sentence:
     by_label: dict[str, list[Mention]] | None = None  # of()'s answers, made when first asked
     context_dataset: str | None = None  # where earlier results were measured (kg.extract.results.result_setting)
     result_rules: Any = None  # kg.extract.results.ResultRules with the user's rules files; None: the packaged
+    numbers: NumberReader | None = None  # reads numbers with the user's units; None: the packaged
+    address_cues: Any = None  # kg.extract.address_cues.AddressCues with the user's rules files; None: the packaged
 
     def of(self, label: str) -> Sequence[Mention]:
         """The mentions of type `label`, in text order. The rules ask this many
@@ -77,7 +79,7 @@ class Sentence:
         part of an entity's name. Found when first asked for: only sentences
         that compare or name a metric ask."""
         if self.found_quantities is None:
-            self.found_quantities = [q for q in find_quantities(self.text)
+            self.found_quantities = [q for q in (self.numbers or number_reader()).quantities(self.text)
                                      if q.unit not in _SIZE_UNITS and not _inside_mention(self, q)]
         return self.found_quantities
 

@@ -23,8 +23,9 @@ from typing import Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from kg.extract.address_cues import address_cues
 from kg.extract.baselines import Baseline, baselines_from
-from kg.extract.numbers import Quantity, runs
+from kg.extract.numbers import Quantity, number_reader, runs
 from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
@@ -62,6 +63,8 @@ class RelationFinder:
         self.min_confidence = min_confidence
         self.cues = cues(rules)
         self.results = result_rules(rules)
+        self.numbers = number_reader(rules)
+        self.address_cues = address_cues(rules)
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
@@ -92,7 +95,8 @@ class RelationFinder:
             s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
             s.last_proposal = before[-1] if before else None
             s.own_datasets = tuple(dict.fromkeys(name for at, name in own_data_at if at < char_start))
-            s.context_dataset, s.result_rules = setting, self.results
+            s.context_dataset, s.result_rules, s.numbers = setting, self.results, self.numbers
+            s.address_cues = self.address_cues
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
@@ -907,17 +911,37 @@ def _listed_with(s: Sentence, subject: str, pos: int) -> list[str]:
 
 # -- addresses -------------------------------------------------------------------
 def _addresses(s: Sentence, found: _Relations) -> None:
-    if s.main is None:
-        return  # with nothing proposed, whose task this is would be a guess
     for t in s.of("Task"):
+        if s.main is None:
+            # Nothing proposed: the tasks are those of the methods the sentence is about.
+            subject, conf = _method_for_task(s, t.start)
+            if subject is not None:
+                found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)
+            continue
         subject, conf = _subject(s, t.start)
         if subject is not None and subject != s.main:
             # Background sentences name other methods; the paper's tasks are its proposal's,
             # unless another of its own proposals is named.
             if not any(m.proposed and m.name == subject for m in s.mentions):
                 subject = None
-        if subject is None and s.main:
-            subject, conf = s.main, 0.5
         if subject is None:
-            continue
+            # "Results on language modeling show that FooNet ...": a proposal named after the task.
+            later = [m for m in s.of("Method") if m.start >= t.end and m.proposed]
+            subject, conf = (later[0].name, 0.6) if later else (s.main, 0.5)
         found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)
+
+
+def _method_for_task(s: Sentence, pos: int) -> tuple[str | None, float]:
+    """The method whose task is named at character `pos`: the one that opens
+    the clause ("Transformers are strong at machine translation"), else the
+    one right before "for" ("DeepSets for set representation")."""
+    c = s.address_cues or address_cues()
+    start = _clause_start(s, pos)
+    before = [m for m in s.of("Method") if start <= m.start and m.end <= pos]
+    if not before:
+        return None, 0.0
+    if c.opening.fullmatch(s.text, start, before[0].start):
+        return before[0].name, 0.42
+    if c.purpose.fullmatch(s.text, before[-1].end, pos):
+        return before[-1].name, 0.42
+    return None, 0.0

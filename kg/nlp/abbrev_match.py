@@ -64,3 +64,42 @@ def is_abbreviation(short: str, long: str) -> bool:
 
     return any(q in starts and low[q] == core[0].lower() and place(1, q + 1)
                for q in range(first_word_end))
+
+
+_WORDS = re.compile(r"^[^\W_]+(?:(?:\s+|[-/])[^\W_]+)*$")
+_JOINERS = frozenset({"of", "for", "and", "the", "a", "an", "in", "on", "to", "with", "or"})
+
+
+@lru_cache(maxsize=4096)
+def is_loose_abbreviation(short: str, long: str) -> bool:
+    """A looser test for a definition in brackets ("sandglass attention module
+    (SGA)", "hedged instance embedding (HIB)"): the letters of `short` in
+    order in `long`, the first opening its first word, any other inside a word;
+    every word of `long` but one holds one of them."""
+    core = _core(short)
+    if len(core) < 2 or " " in short or not core[:1].isupper() or len(short) >= len(long):
+        return False
+    if not _WORDS.match(long):
+        return False  # "modalities -- vision": a dash or a bracket parts two phrases
+    words = [w for w in re.split(r"[\s\-/]+", long.lower()) if w and w not in _JOINERS]
+    if len(words) < 2 or len(words) > len(core) + 1 or not words[0].startswith(core[0].lower()):
+        return False
+    letters = core.lower()
+
+    @lru_cache(maxsize=None)
+    def place(i: int, w: int, pos: int, empty: int) -> bool:
+        # Can letters[i:] be placed from word w, position pos, with `empty` words left bare so far?
+        if i == len(letters):
+            return empty + (len(words) - w - (1 if pos > 0 else 0)) <= 1
+        if w >= len(words):
+            return False
+        word = words[w]
+        q = word.find(letters[i], pos)
+        while q >= 0:
+            if place(i + 1, w, q + 1, empty):
+                return True
+            q = word.find(letters[i], q + 1)
+        # go on to the next word; this one is bare when nothing was placed in it
+        return place(i, w + 1, 0, empty + (pos == 0))
+
+    return place(1, 0, 1, 0)

@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.task_mentions import narrowed_task_names
+from kg.nlp.task_mentions import is_task_pair, narrowed_task_names
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
@@ -127,6 +127,8 @@ def _head_type(v: list[Tok], long: Span, short: Span, lex: Lexicon) -> str | Non
         return "Metric"
     if last in lex.metric_heads and last not in lex.method_heads:
         return "Metric"
+    if after < len(v) and is_task_pair(v, long, after, lex):
+        return "Task"
     if last in lex.task_heads and (last not in lex.method_heads or not title):
         return "Task"
     if last in lex.method_heads:

@@ -9,6 +9,8 @@
   (kg.nlp.dataset_patterns);
 - a CamelCase, acronym or alphanumeric name ("FairOPT", "TimeDRL", "R2D2"),
   as a Method unless a dataset word follows it.
+- a phrase listed beside a known method, or after "techniques such as":
+  Method (kg.nlp.method_patterns).
 Every rule adds candidates (kg.nlp.candidates); overlaps are settled later.
 """
 
@@ -24,6 +26,7 @@ from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.dataset_patterns import (coordinated_types, dataset_cue_candidates, evaluated_on, joined_list_items,
                                      listed_datasets, names_after_cues)
 from kg.nlp.lexicon import Lexicon, lexicon
+from kg.nlp.method_patterns import listed_methods, methods_after_cues, names_of_tasks
 from kg.nlp.name_shapes import is_name_like, name_like_text
 from kg.nlp.task_contexts import TaskContexts, ends_with, names_work, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
@@ -320,31 +323,82 @@ def _last_words(phrases: frozenset[tuple[str, ...]]) -> frozenset[str]:
 _TOOL_NOUNS = frozenset({"system", "systems", "method", "methods", "framework", "frameworks", "approach",
                          "approaches", "model", "models", "pipeline", "technique", "techniques", "algorithm",
                          "algorithms", "tool", "tools"})
-_GERUND_CONTEXT = frozenset({"for"})
+_VERB_CONTEXT = frozenset({"for", "in", "at"})
 
 
-def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, contexts: list[int]) -> list[Candidate]:
-    """ "for estimating passage quality": a task said with a verb in -ing
-    after "for", and up to four content words after it."""
+def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "a method for learning invariant representations", "accurate in
+    predicting the stance of parties": a task said with a verb in -ing after
+    a tool and "for" (tc.verb_tools) or an ability and "in"/"at"
+    (tc.verb_abilities), with the verb's object: up to four content words
+    after an optional "the", and up to three more after "of" (or, after a
+    noun in -ing such as "learning", after "from" or "with")."""
     out = []
-    texts = view_columns(doc).texts
-    # A gerund counts only right after "for" (`contexts`), a rarer word than the words in -ing: start from it.
-    for k in contexts:
-        if k + 1 >= len(v) or not _is_gerund(texts[k + 1]):
+    texts, lowers = view_columns(doc)[:2]
+    ends = tc.verb_object_ends
+    for k in positions(lowers, _VERB_CONTEXT):
+        if k == 0 or lowers[k - 1] not in (tc.verb_tools if lowers[k] == "for" else tc.verb_abilities):
             continue
-        tok = v[k + 1]
-        low = tok.lower_
+        g = k + 1
+        if g < len(v) and lowers[g].endswith("ly") and texts[g].isalpha():
+            g += 1  # "for automatically generating ..."
+        if g >= len(v) or not _is_gerund(texts[g]):
+            continue
+        low = lowers[g]
         if low in lex.name_stop_words or low in lex.eval_verbs:
             continue
-        if low in lex.task_heads or low in lex.patterns.allowed_gerunds:
-            continue  # a noun in -ing ("learning"), handled as a head
-        j = tok.i + 1
-        end = tok.sent_end
-        while j < end and j - tok.i <= 4 and _word_ok(v[j], lex, True):
+        if (low in lex.task_heads or low in lex.patterns.allowed_gerunds) and low not in tc.verb_nouns:
+            continue  # a noun in -ing ("reasoning"), found by the head rules
+        end = v[g].sent_end
+        j = g + 1
+        if j < end and lowers[j] in ("the", "a", "an"):
             j += 1
-        if j - tok.i >= 2 and (j >= end or v[j].is_punct or v[j].lower_ in _PHRASE_END):
-            out.append(Candidate(tok.i, j, "Task", "head"))
+        j = _object_end(v, lex, j, end, 4, ends)
+        if j == g + 1 or lowers[j - 1] in ("the", "a", "an"):
+            continue
+        if j + 1 < end and lowers[j] in tc.verb_object_links and (low in tc.verb_nouns or lowers[j] == "of"):
+            m = _object_end(v, lex, j + 1, end, 3, ends)
+            if m > j + 1 and (m >= end or v[m].is_punct or lowers[m] in ends):
+                j = m
+        if j >= end or v[j].is_punct or lowers[j] in ends:
+            out.append(Candidate(g, j, "Task", "head"))
     return out
+
+
+def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "a criterion for filter pruning", "approaches for visual search": after
+    a tool (tc.verb_tools) and "for", up to four content words whose last one
+    names work are a task, when the phrase ends there."""
+    out = []
+    lowers = view_columns(doc)[1]
+    ends = tc.verb_object_ends
+    for k in positions(lowers, ("for",)):
+        if k == 0 or lowers[k - 1] not in tc.verb_tools:
+            continue
+        start = _context_word_end(v, k + 1, tc)
+        end = v[k].sent_end
+        j = _object_end(v, lex, start, end, 4, ends)
+        if j == start or not (j >= end or v[j].is_punct or lowers[j] in ends or lowers[j] in lex.task_cues):
+            continue
+        if names_work(lowers[j - 1], tc, lex.task_heads) and lowers[j - 1] not in lex.name_stop_words:
+            out.append(Candidate(start, j, "Task", "head"))
+    return out
+
+
+def _context_word_end(v: list[Tok], start: int, tc: TaskContexts) -> int:
+    """Past up to two words of tc.adjectives_before from `start` ("for efficient ...")."""
+    j = start
+    while j < len(v) and j - start < 2 and v[j].lower_ in tc.adjectives_before:
+        j += 1
+    return j
+
+
+def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, ends: frozenset[str]) -> int:
+    """The end of up to `limit` content words from `start` (before `end`), none of them in `ends`."""
+    j = start
+    while j < end and j - start < limit and _word_ok(v[j], lex, True) and v[j].lower_ not in ends:
+        j += 1
+    return j
 
 
 def _is_gerund(text: str) -> bool:
@@ -408,8 +462,22 @@ def _is_title(tok: Tok, lex: Lexicon) -> bool:
             and t.lower() not in lex.name_stop_words) or t.lower() in lex.patterns.title_joiners
 
 
-def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
+def _name_goes_on(v: list[Tok], end: int) -> bool:
+    """Does a capitalised word follow token end-1 ("Golden Gate Bridge")? The
+    name is longer than the head word tells, and no part of it is taken for
+    the whole. (A capitalised word before the run is left alone: "Tangent
+    Kernel" of "Neural Tangent Kernel" still names the method by half.)"""
+    if end >= v[end - 1].sent_end:
+        return False
+    t = v[end]
+    return not t.is_sent_start and t.text[:1].isupper() and t.is_alpha
+
+
+def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
+                       found: list[Candidate]) -> list[Candidate]:
     out = []
+    # one-word names the gazetteer knows, by position: "the BERT models" is BERT, canonical and all
+    known = {c.start: c.canonical for c in found if c.canonical and c.end - c.start == 1 and c.label == "Method"}
     for i in heads:
         tok = v[i]
         low = tok.lower_
@@ -421,7 +489,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
                 j -= 1
             while j < tok.i and v[j].lower_ in lex.patterns.title_joiners:
                 j += 1
-            if tok.i - j >= 1 and v[j].text not in lex.not_names:
+            if tok.i - j >= 1 and v[j].text not in lex.not_names and not _name_goes_on(v, tok.i + 1):
                 out.append(Candidate(j, tok.i + 1, "Method", "head"))
             continue
         if not tok.text.islower():
@@ -431,7 +499,12 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
         if prev is not None and not prev.is_sent_start and prev.text[:1].isupper() and prev.text.isalpha() \
                 and prev.text not in lex.not_names and prev.lower_ not in lex.name_stop_words \
                 and low in lex.patterns.proper_name_method_heads:
-            out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head"))
+            # "Eagle models", "the FooNet model": the model is named by its name alone.
+            if low in lex.patterns.heads_after_a_name:
+                out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head", name=prev.text,
+                                     canonical=known.get(tok.i - 1)))
+            else:
+                out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head"))
             continue
         if low not in lex.method_heads_lowercase:
             continue
@@ -472,13 +545,12 @@ class _RuleStarts(NamedTuple):
     metric: list[int]
     method: list[int]
     dataset_cue: list[int]
-    gerund_context: list[int]
     dataset_list: list[int]
 
 
 @lru_cache(maxsize=16)
 def _start_words(lex: Lexicon) -> frozenset[str]:
-    return lex.task_heads | lex.metric_heads | lex.method_heads | lex.dataset_cues_after | _GERUND_CONTEXT \
+    return lex.task_heads | lex.metric_heads | lex.method_heads | lex.dataset_cues_after \
         | lex.patterns.dataset_list_cues
 
 
@@ -491,7 +563,7 @@ def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
         return [i for i in hits if lowers[i] in words]
 
     return _RuleStarts(among(lex.task_heads), among(lex.metric_heads), among(lex.method_heads),
-                       among(lex.dataset_cues_after), among(_GERUND_CONTEXT),
+                       among(lex.dataset_cues_after),
                        among(lex.dataset_cues_after | lex.patterns.dataset_list_cues))
 
 
@@ -515,15 +587,19 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _listed_tasks(doc, v, lex, tc, found)
     _drop_fields(doc, v, found, tc)
     _drop_modifiers(doc, v, lex, tc, found)
-    found += _gerund_candidates(doc, v, lex, at.gerund_context)
+    found += _gerund_candidates(doc, v, lex, tc)
+    found += _tool_purposes(doc, v, lex, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
-    found += _method_candidates(doc, v, lex, at.method)
+    found += _method_candidates(doc, v, lex, at.method, found)
     found += dataset_cue_candidates(v, lex, at.dataset_cue)
     found += names_after_cues(v, lex, at.dataset_list)
     found += _name_candidates(doc, v, lex)
     found += evaluated_on(v, lex, found)
     coordinated_types(v, found, lex)
+    names_of_tasks(v, found, lex)
+    found += listed_methods(v, found, lex)
+    found += methods_after_cues(v, found, lex, positions(view_columns(doc)[1], lex.method_list_cues))
     found += listed_datasets(v, found, lex)
     found += joined_list_items(v, found, lex)
     return doc

@@ -23,6 +23,11 @@ class TaskContexts:
     fields: frozenset[str]
     adjectives_before: frozenset[str]
     bare_context: frozenset[tuple[str, ...]]  # word sequences, lower case
+    verb_tools: frozenset[str]
+    verb_abilities: frozenset[str]
+    verb_nouns: frozenset[str]
+    verb_object_links: frozenset[str]
+    verb_object_ends: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
