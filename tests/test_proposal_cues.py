@@ -202,6 +202,9 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We propose a delay-aware coordinate update rule (DECUR) for fixed points.", {"delay-aware coordinate update rule"}),
     # a lower-case name after a naming word where the sentence introduces something
     ("We propose a new objective, called soft label mixing, for birds.", {"soft label mixing"}),
+    # a lone compound that describes ("-like", "-specific") is no name: the search goes on to the name
+    ("We propose a FooNet-like mechanism, BarCache, for decoding.", {"BarCache"}),
+    ("We propose a Bird-Invariant Counter that pools keypoints.", {"Bird-Invariant Counter"}),
 ])
 def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     assert _proposed_names(nlp, text) == names
@@ -222,6 +225,7 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We propose a segment auction where ads are priced.",
     "The old design is costly and introduces BarNet errors.",
     "We propose the Incremental FooNet (IFN) task for text.",
+    "We introduce an MLP-specific pruning metric that ranks weights.",
     # parts of something that is not the paper's own
     "A DeepNet consists of two sub-networks, BarNet and BazNet.",
     # names of tasks, and known models, after "our"

@@ -61,8 +61,8 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
         while j < len(v) and j - i < 5 and v[j].text[:1].isupper() and v[j].text not in lex.not_names \
                 and not v[j].is_punct:
             j += 1
-        if common and j - i < 2:
-            return None
+        if j - i < 2 and (common or _is_adjective(tok.text, lex)):
+            return None  # a lone common word, or a compound that describes ("MLP-specific pruning")
         return i, j
     return None
 
@@ -138,6 +138,11 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
             or last in cues.lower_name_generic_heads and not abbreviated:
         return None
     return start, end
+
+
+def _is_adjective(word: str, lex: Lexicon) -> bool:
+    """ "MLP-specific", "KV-cache-like": a compound that describes, not a name."""
+    return "-" in word and word.rsplit("-", 1)[1].lower() in lex.adjective_suffixes
 
 
 def _is_method_head(word: str, lex: Lexicon) -> bool:
