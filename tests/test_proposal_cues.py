@@ -75,7 +75,7 @@ _CASES = {
     "joined_subjects": ("We study birds {} introduce FooNet, a counter.", {("FooNet", "Method")}),
     "subject_adverbs": ("We {} present FooNet to count birds.", {("FooNet", "Method")}),
     "opener_verbs": ("We {} FooNet to count birds.", {("FooNet", "Method")}),
-    "gerund_openers": ("The gap is closed by {} FooNet to count birds.", {("FooNet", "Method")}),
+    "gerund_openers": ("The gap is closed {} FooNet to count birds.", {("FooNet", "Method")}),
     "naming_words": ("A bird counter {} FooNet runs fast.", {("FooNet", "Method")}),
     "naming_not_after": ("It is a {}called FooNet.", set()),
     "novelty_words": ("We study a {} objective called soft mixing.", {("soft mixing", "Method")}),
@@ -205,6 +205,12 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # a lone compound that describes ("-like", "-specific") is no name: the search goes on to the name
     ("We propose a FooNet-like mechanism, BarCache, for decoding.", {"BarCache"}),
     ("We propose a Bird-Invariant Counter that pools keypoints.", {"Bird-Invariant Counter"}),
+    # words of its own before a name known before make a new variant of it
+    ("Connectionist Temporal Classification (CTC) is slow. We propose the delay-penalized CTC which waits less.",
+     {"delay-penalized CTC"}),
+    ("Markov decision processes (MDPs) act at once. We introduce stochastic delayed execution MDPs, a formalism.",
+     {"stochastic delayed execution MDPs"}),
+    ("We introduce an improved Bidirectional LLaMA architecture for images.", {"Bidirectional LLaMA"}),
 ])
 def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     assert _proposed_names(nlp, text) == names
@@ -226,6 +232,11 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "The old design is costly and introduces BarNet errors.",
     "We propose the Incremental FooNet (IFN) task for text.",
     "We introduce an MLP-specific pruning metric that ranks weights.",
+    # a gerund opener needs "by": here it tells what others did
+    "Earlier work has focused on developing FooNets for birds.",
+    # a known task's name with words before it stays a task
+    "Scene text recognition (STR) is hard. We introduce a unified four-stage STR framework for it.",
+    "Automatic speech recognition (ASR) is hard. We present a streamlined multispeaker ASR.",
     # parts of something that is not the paper's own
     "A DeepNet consists of two sub-networks, BarNet and BazNet.",
     # names of tasks, and known models, after "our"

@@ -195,6 +195,29 @@ def _past_short_form(v: list[Tok], end: int) -> int:
     return end
 
 
+def _modified_known(v: list[Tok], i: int, name: Name, texts: tuple[str, ...], known: set[Name],
+                    abbreviations: list[tuple[Span, Span]], tasks: set[Name], lex: Lexicon,
+                    cues: ProposalCues) -> Name:
+    """ "we propose the delay-penalized CTC", "we introduce stochastic delayed
+    execution MDPs": a name known before (the gazetteer's, or a short form
+    defined earlier) with up to three words of its own before it names a new
+    variant, and the proposal is the whole phrase; else `name`. Not a gerund
+    ("testing FAs") nor a task's name ("a streamlined ASR" stays a task)."""
+    start = name[0]
+    use = _short_form_use(texts, abbreviations, start)
+    if name not in known and (use is None or use[0].start >= start) or any(end == name[1] for _, end in tasks) \
+            or use is not None and (use[0].start, use[0].end) in tasks:
+        return name
+    k = start
+    while k > i and start - k < 3:
+        tok = v[k - 1]
+        if not tok.text.replace("-", "").isalpha() or tok.lower_ in STOP_WORDS or tok.lower_ in cues.scan_stop \
+                or tok.lower_ in cues.lower_name_skipped or tok.text in lex.not_names or tok.lower_.endswith("ing"):
+            break
+        k -= 1
+    return (k, name[1]) if k < start else name
+
+
 def _coordinated(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], known: set[Name]) -> list[Name]:
     """The names listed with a proposal right after it: "we present FooNet
     (FN) and BarNet", "FooNet, BarNet and BazNet" (not names the gazetteer
@@ -398,6 +421,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 continue  # "... and introduce X" needs "we" (or "this paper") earlier in its sentence
             name = _scan(v, idxs, m.end(), lex, pairs, stop, window=window, named=rx is cues.naming)
             opener = rx is cues.opener or rx is cues.gerund or rx is cues.joined_opener
+            if name is not None and opener:
+                name = _modified_known(v, _token_at(v, idxs, m.end()), name, texts, known, abbreviations, tasks,
+                                       lex, cues)
             if name is not None and opener:
                 end_char = _end_char(v, name)
                 if any(end_char <= c <= end_char + 25 for c in called_at):
