@@ -112,11 +112,25 @@ _OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)
 
 
 def _main_proposal(ents: list[Mention], text: str) -> str | None:
-    """The paper's own method: its first proposed Method mention, else the
-    first method the text calls its own ("our MambaOut model")."""
+    """The paper's own method: the proposed Method the text names most often
+    (the first of those on a tie: a part or a variant introduced before the
+    system is named less), else the first method the text calls its own
+    ("our MambaOut model")."""
+    counts: dict[str, int] = {}
+    last_end: dict[str, int] = {}
     for m in ents:
         if m.label == "Method" and m.proposed:
-            return m.name
+            # "Long Form (LF)": a definition names it once
+            if m.name not in last_end or text[last_end[m.name]:m.start].strip() not in ("", "("):
+                counts[m.name] = counts.get(m.name, 0) + 1
+            last_end[m.name] = m.end
+    if counts:
+        for m in ents:
+            # "the FooNet model" names FooNet too
+            head = m.name.split(" ", 1)[0]
+            if not m.proposed and head != m.name and head in counts:
+                counts[head] += 1
+        return max(counts, key=counts.__getitem__)
     for m in ents:
         if m.label == "Method" and _OWN.search(text[max(0, m.start - 20):m.start]):
             return m.name
