@@ -211,6 +211,9 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("Markov decision processes (MDPs) act at once. We introduce stochastic delayed execution MDPs, a formalism.",
      {"stochastic delayed execution MDPs"}),
     ("We introduce an improved Bidirectional LLaMA architecture for images.", {"Bidirectional LLaMA"}),
+    # a name set off by commas after a generic head
+    ("We propose a new objective, pebble smoothing, which counts birds.", {"pebble smoothing"}),
+    ("We develop a new black-box method, quill2net, that reads logs.", {"quill2net"}),
 ])
 def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     assert _proposed_names(nlp, text) == names
@@ -232,6 +235,8 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "The old design is costly and introduces BarNet errors.",
     "We propose the Incremental FooNet (IFN) task for text.",
     "We introduce an MLP-specific pruning metric that ranks weights.",
+    "We propose a new method, a simple one, for birds.",
+    "We propose a new method, which counts birds.",
     # a gerund opener needs "by": here it tells what others did
     "Earlier work has focused on developing FooNets for birds.",
     # a known task's name with words before it stays a task

@@ -121,6 +121,8 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
                 or tok.lower_ in lex.name_stop_words or tok.lower_ in cues.scan_stop:
             break
         end += 1
+    if end > start and end < sent_end and v[end].text == "," and v[end - 1].lower_ in cues.lower_name_generic_heads:
+        return _apposed_name(v, text, end + 1, lex, cues)  # "a new objective, unlikelihood training, which"
     if end - start < 2:
         return None
     first, last = v[start].lower_, v[end - 1].lower_
@@ -138,6 +140,27 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
             or last in cues.lower_name_generic_heads and not abbreviated:
         return None
     return start, end
+
+
+def _apposed_name(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
+    """ "we propose a new objective, unlikelihood training, which ...", "a new
+    black-box method, output2prompt, that ...": after a generic head and a
+    comma, the name is the one to four words up to the next comma or bracket
+    (or the end of the sentence); not a description ("a method, a new ...")."""
+    sent_end = v[i].sent_end if i < len(v) else i
+    end = i
+    while end < sent_end and end - i < 4:
+        tok = v[end]
+        if tok.is_punct or tok.is_space or not tok.text.replace("-", "").isalnum() or tok.lower_ in STOP_WORDS \
+                or tok.lower_ in lex.name_stop_words or tok.lower_ in cues.scan_stop:
+            break
+        end += 1
+    if end == i or end < sent_end and v[end].text not in cues.lower_name_set_off:
+        return None
+    if view_text(v, text, i, end).lower() in lex.generic_terms or v[end - 1].lower_ in cues.lower_name_generic_heads \
+            and end - i < 2:
+        return None
+    return i, end
 
 
 def _is_adjective(word: str, lex: Lexicon) -> bool:
