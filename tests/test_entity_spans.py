@@ -150,7 +150,7 @@ def _record_entities_one_by_one(doc: Doc) -> dict[str, list[dict]]:
             continue
         written = doc.text[e.start_char:e.end_char]
         name = e.name or written
-        ent = entities[e.label].setdefault(e.canonical or fold_name(name), {"name": name})
+        ent = entities[e.label].setdefault(fold_name(e.canonical or name), {"name": name})
         aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
         for form in (written, name):
             if fold_name(form) != fold_name(ent["name"]):
@@ -245,3 +245,12 @@ def test_short_form_use_at_a_token_is_short_form_uses_there(nlp, text) -> None:
     texts = view_columns(doc)[0]
     for k in range(len(doc)):
         assert _short_form_use(texts, abbreviation_pairs(doc), k) == uses.get(k)
+
+
+def test_a_proposal_named_as_a_gazetteer_entry_is_one_entity(nlp) -> None:
+    # the gazetteer's mention (canonical "DeepWalk") and the proposal's (no canonical) are one entity
+    from kg.extract.record import _merged_entities
+
+    doc = nlp("We introduce DeepWalk, a new way to embed graphs. DeepWalk is fast.")
+    methods = [e for e in _merged_entities(doc)["Method"] if e["name"] == "DeepWalk"]
+    assert len(methods) == 1 and len(methods[0]["mentions"]) == 2

@@ -44,7 +44,7 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> di
             continue
         written = text[start:end]
         name = name or written
-        key = canonical or fold_name(name)
+        key = fold_name(canonical or name)
         found = merged.get((label, key))
         if found is None:
             ent = entities[label][key] = {"name": name}
