@@ -94,6 +94,7 @@ _CASES = {
     "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
     "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
     "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
+    "metric_words_after": ("We propose FooScore, a simple {} of bird counts.", {("FooScore", "Metric")}),
     "dataset_name_endings": ("We release Zeta{} to count birds.", None),  # the name is the example
     "scan_stop": ("We propose a detector {} FooNet and birds.", set()),
     "not_after_subject": ("Then the proposed soft label mixing {} the birds works.", set()),
@@ -258,9 +259,24 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     # a lower-case name after a naming word, in a sentence that introduces nothing
     "The task involves identifying named entities in news.",
     "The memory (called hidden state) is small.",
+    "Learning node vectors is hard. This task is called Graph Pebble Learning.",
 ])
 def test_not_proposals(nlp, text: str) -> None:
     assert _proposed_names(nlp, text) == set()
+
+
+def test_what_comes_before_a_naming_word_says_dataset(nlp) -> None:
+    doc = nlp("We then build a realistic dataset called Quokka that stresses retrievers.")
+    assert {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed} == {("Quokka", "Dataset")}
+
+
+@pytest.mark.parametrize("text", [
+    "We propose FooNet, a new way to measure bird counts.",
+    "We propose FooNet, a deep metric learning model for birds.",
+])
+def test_metric_words_that_do_not_end_the_apposition_leave_a_method(nlp, text: str) -> None:
+    doc = nlp(text)
+    assert {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed} == {("FooNet", "Method")}
 
 
 def test_a_proposed_name_that_ends_in_a_dataset_word_is_a_dataset(nlp) -> None:

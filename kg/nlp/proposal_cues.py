@@ -55,6 +55,7 @@ class ProposalCues:
     dataset_before: re.Pattern  # dataset words between the cue and the name
     dataset_after: re.Pattern  # "(FB), a new dataset": dataset words soon after the name
     dataset_name: re.Pattern  # a name that says dataset by its ending ("FooBench")
+    metric_after: re.Pattern  # "FooScore, a new metric": metric words soon after the name
     scan_stop: frozenset[str]
     lower_name_skipped: frozenset[str]
     lower_name_generic_heads: frozenset[str]
@@ -99,6 +100,8 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
         dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
                                  rf"{_alt(data['dataset_words_after'])}\b", re.I),
+        metric_after=re.compile(r"[^,;:.]{0,20},\s*(?:a|an|the)\s+(?:[\w-]+\s+){0,6}?"
+                                rf"{_alt(data['metric_words_after'])}s?(?=\s*(?:[,.;:()]|that\b|which\b|for\b|of\b|to\b|$))", re.I),
         dataset_name=re.compile(rf"{_alt(data['dataset_name_endings'])}$"),
         scan_stop=frozenset(data["scan_stop"]),
         lower_name_skipped=frozenset(data["lower_name_skipped"]),

@@ -37,6 +37,7 @@ if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
 
 _WINDOW = 14
+_NAMED_BEFORE = 30  # characters before a naming word that may say what is named
 _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 
 
@@ -330,6 +331,8 @@ def _label(v: list[Tok], text: str, from_char: int, name: Name, cues: ProposalCu
     after = text[end_char:end_char + 60]
     if cues.dataset_before.search(between) or cues.dataset_after.match(after):
         return "Dataset"
+    if cues.metric_after.match(text, end_char, end_char + 100):
+        return "Metric"  # "FooScore, a precise sparsity metric"
     return "Method"
 
 
@@ -474,7 +477,10 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                     name = use[0].start, use[0].end
                 if rx is cues.our_name and (name in known or any(t_end == name[1] for _, t_end in tasks)):
                     continue  # "our BERT model", "our improved SMT system": a known model or a task's system
-                found.append((name, _label(v, text, m.end(), name, cues)))
+                # "a realistic dataset called LIMIT": what is named comes before the naming word
+                from_char = max(m.start() - _NAMED_BEFORE, v[v[name[0]].sent_start].idx) if rx is cues.naming \
+                    else m.end()
+                found.append((name, _label(v, text, from_char, name, cues)))
                 if opener:
                     found.extend((more, _label(v, text, m.end(), more, cues))
                                  for more in _coordinated(v, name, lex, pairs, known))
