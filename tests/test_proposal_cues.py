@@ -91,6 +91,10 @@ _CASES = {
     "namely_words": ("We propose a new approach ({} FooNet) for birds.", {("FooNet", "Method")}),
     "component_cues": ("Our FooNet {} BarNorm and BazPool.",
                        {("FooNet", "Method"), ("BarNorm", "Method"), ("BazPool", "Method")}),
+    "list_counts": ("We present {} pebble layers: (a) Soft Pebble Pooling (SPP) and (b) Hard Pebble Gating (HPG).",
+                    {("Soft Pebble Pooling", "Method"), ("Hard Pebble Gating", "Method")}),
+    "list_marks": ("We propose two simple changes to attention {} clipped pebble and gated quill.",
+                   {("clipped pebble", "Method"), ("gated quill", "Method")}),
     "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
     "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
     "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
@@ -115,7 +119,8 @@ def test_every_key_has_a_case() -> None:
 def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str, entry: str) -> None:
     template, expected = _CASES[key]
     plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
-             "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma")
+             "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma",
+             "list_marks")
     example = entry if key in plain else _example(entry)
     if key == "naming_words" and example.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."
@@ -238,6 +243,10 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We introduce an MLP-specific pruning metric that ranks weights.",
     "We propose a new method, a simple one, for birds.",
     "We propose a new method, which counts birds.",
+    # a list needs a count before it, names or items of two or more words, and a dash that stands apart
+    "We introduce two key measures: signal and noise.",
+    "We present an analysis of birds: clipped pebble and gated quill.",
+    "We devise an algorithm for the Foo--Bar--Baz (FBB) model.",
     # a gerund opener needs "by": here it tells what others did
     "Earlier work has focused on developing FooNets for birds.",
     # a known task's name with words before it stays a task

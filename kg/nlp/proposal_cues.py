@@ -52,6 +52,8 @@ class ProposalCues:
     apposition: re.Pattern  # ", a novel", ", an efficient": the name comes before
     components: re.Pattern  # "consists of", "modules:": the parts of a proposal follow
     ours: re.Pattern  # "(ours)": the name comes before
+    list_count: re.Pattern  # "two", "several": a count before a list of the paper's own names
+    list_marks: frozenset[str]  # ":", "-": what opens such a list
     dataset_before: re.Pattern  # dataset words between the cue and the name
     dataset_after: re.Pattern  # "(FB), a new dataset": dataset words soon after the name
     dataset_name: re.Pattern  # a name that says dataset by its ending ("FooBench")
@@ -96,6 +98,8 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
                               re.I),
         components=re.compile(rf"{_word_alt(data['component_cues'])}(?!\w)", re.I),
+        list_count=re.compile(rf"{_word_alt(data['list_counts'])}\b", re.I),
+        list_marks=frozenset(data["list_marks"]),
         ours=re.compile(rf"\(\s*{_alt(data['ours_marks'])}\s*\)", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
         dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"

@@ -396,6 +396,62 @@ def _components(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cu
     return out
 
 
+def _listed(v: list[Tok], idxs: tuple[int, ...], texts: tuple[str, ...], text: str, lex: Lexicon, cues: ProposalCues,
+            abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name]) -> list[tuple[Name, str]]:
+    """ "we present two embedding layers: (a) Foo Bar (FB) and (b) ...", "we
+    propose two simple modifications - clipped softmax and gated attention":
+    after an opener and a count ("two", "several") the names listed after a
+    colon or dash are the paper's own. Lower-case items count only as a list
+    of two or more items of two to four words each ("signal and noise" is no
+    list of names). Not the short forms of names defined before ("DLMs")."""
+    pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
+    out = []
+    for m in cues.opener.finditer(text):
+        i = _token_at(v, idxs, m.end())
+        if i is None:
+            continue
+        sent_end = v[i].sent_end
+        # A dash between words ("Bradley--Terry") joins them; a list's dash stands apart.
+        mark = next((k for k in range(i, sent_end) if v[k].text in cues.list_marks
+                     and (v[k].text == ":" or text[idxs[k] - 1:idxs[k]].isspace())), None)
+        if mark is None or not cues.list_count.search(text, m.end(), idxs[mark]):
+            continue
+        names = [part for part in _parts(v, idxs, idxs[mark] + 1, lex, pairs, known)
+                 if part not in tasks and _short_form_use(texts, abbreviations, part[0]) is None]
+        if not names:
+            names = _lower_items(v, mark + 1, sent_end, lex, cues)
+        out.extend((name, _label(v, text, idxs[mark], name, cues)) for name in names)
+    return out
+
+
+def _lower_items(v: list[Tok], start: int, end: int, lex: Lexicon, cues: ProposalCues) -> list[Name]:
+    """The items of "clipped softmax and gated attention", "(a) x y, (b) z w":
+    each two to four lower-case words, no article or function word; [] unless
+    every item is one and there are two or more."""
+    while end > start and v[end - 1].is_punct and v[end - 1].text not in (")",):
+        end -= 1  # the sentence's full stop
+    items, k, item_start = [], start, start
+    while k <= end:
+        tok = v[k] if k < end else None
+        if tok is None or tok.text in (",", ";") or tok.lower_ in ("and", "or"):
+            if k > item_start:
+                items.append((item_start, k))
+            k += 1
+            item_start = k
+            continue
+        if tok.text == "(" and k + 2 < end and v[k + 2].text == ")" and k == item_start:
+            k += 3  # a list mark "(a)"
+            item_start = k
+            continue
+        if not tok.text.replace("-", "").isalpha() or not tok.text.islower() or tok.lower_ in STOP_WORDS \
+                or tok.lower_ in lex.name_stop_words:
+            return []
+        k += 1
+    if len(items) < 2 or any(not 2 <= b - a <= 4 for a, b in items):
+        return []
+    return items
+
+
 def _marked_before(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
                    abbreviations: list[tuple[Span, Span]]) -> list[tuple[Name, str]]:
     """ "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty."""
@@ -485,6 +541,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                     found.extend((more, _label(v, text, m.end(), more, cues))
                                  for more in _coordinated(v, name, lex, pairs, known))
     found.extend(_components(v, idxs, text, lex, cues, pairs, known, tasks, found))
+    found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
     for (start, end), label in found:
         if view_text(v, text, start, end).lower() in lex.generic_terms:
