@@ -274,6 +274,18 @@ def test_not_proposals(nlp, text: str) -> None:
     assert _proposed_names(nlp, text) == set()
 
 
+def test_a_proposal_written_again_is_named_again(nlp) -> None:
+    doc = nlp("We propose a new memory model called Titans. On long texts, Titans beat BarNet.")
+    assert [(s.text, s._.proposed) for s in doc.spans["entities"] if s.text == "Titans"] == [
+        ("Titans", True), ("Titans", True)]
+
+
+def test_a_part_of_a_longer_proposal_is_not_named_again(nlp) -> None:
+    text = ("Markov decision processes (MDPs) act at once. We introduce stochastic delayed execution MDPs, "
+            "a new formalism for delays.")
+    assert _proposed_names(nlp, text) == {"stochastic delayed execution MDPs"}
+
+
 def test_what_comes_before_a_naming_word_says_dataset(nlp) -> None:
     doc = nlp("We then build a realistic dataset called Quokka that stresses retrievers.")
     assert {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed} == {("Quokka", "Dataset")}

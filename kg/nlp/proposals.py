@@ -10,7 +10,10 @@ kg.nlp.proposal_cues):
 - "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
 - a novelty apposition after the name: "X, a novel ...";
 - "namely X" after a noun of method, in a sentence that introduces something;
-- the parts of a proposal: "our X consists of A and B", "two modules: A, B".
+- the parts of a proposal: "our X consists of A and B", "two modules: A, B";
+- names listed after an opener and a count: "we present two layers: (a) A, (b) B".
+
+Every other place where a proposal's name is written again names it too.
 
 Adds candidates with proposed=True (label Dataset when dataset words say so,
 else Method); kg.nlp.entities sets doc._.proposed_name from them.
@@ -31,7 +34,7 @@ from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
 from kg.nlp.proposal_cues import ProposalCues, proposal_cues
-from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
@@ -543,10 +546,32 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     found.extend(_components(v, idxs, text, lex, cues, pairs, known, tasks, found))
     found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
+    kept: list[tuple[Name, str]] = []
     for (start, end), label in found:
         if view_text(v, text, start, end).lower() in lex.generic_terms:
             continue
         if label == "Method" and (start, end) in tasks:
             continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
+        kept.append(((start, end), label))
+    for (start, end), label in kept + _repeated(texts, kept):
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
+
+
+def _repeated(texts: tuple[str, ...], kept: list[tuple[Name, str]]) -> list[tuple[Name, str]]:
+    """ "... called Titans. Titans beat Transformers": every other place where
+    a proposal's name is written again, word for word, names it too (a name
+    with no inner capital, "Titans", is found by no other rule). Not a single
+    lower-case word ("it", "ours")."""
+    out = []
+    at = {name for name, _ in kept}
+    for (start, end), label in kept:
+        words = texts[start:end]
+        if end - start == 1 and words[0].islower() or any(a <= start and end <= b and b - a > end - start
+                                                           for a, b in at):
+            continue  # a lower-case word, or part of a longer proposal ("MDPs" in "delayed MDPs")
+        for k in positions(texts, (words[0],)):
+            if k != start and texts[k:k + len(words)] == words and (k, k + len(words)) not in at:
+                at.add((k, k + len(words)))
+                out.append(((k, k + len(words)), label))
+    return out
