@@ -217,6 +217,10 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("Markov decision processes (MDPs) act at once. We introduce stochastic delayed execution MDPs, a formalism.",
      {"stochastic delayed execution MDPs"}),
     ("We introduce an improved Bidirectional LLaMA architecture for images.", {"Bidirectional LLaMA"}),
+    # "our main contribution is X"; "we ... to propose X"
+    ("Our main contribution is Pebble Representation Learning (PRL), which nests codes.",
+     {"Pebble Representation Learning"}),
+    ("We build on graph theory to propose the Quill Memory Module (QMM), a memory for text.", {"Quill Memory Module"}),
     # a name set off by commas after a generic head
     ("We propose a new objective, pebble smoothing, which counts birds.", {"pebble smoothing"}),
     ("We develop a new black-box method, quill2net, that reads logs.", {"quill2net"}),
@@ -245,6 +249,7 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We propose a new method, which counts birds.",
     # a list needs a count before it, names or items of two or more words, and a dash that stands apart
     "We introduce two key measures: signal and noise.",
+    "Earlier models were trained to introduce FooNet errors.",
     "We present an analysis of birds: clipped pebble and gated quill.",
     "We devise an algorithm for the Foo--Bar--Baz (FBB) model.",
     # a gerund opener needs "by": here it tells what others did
