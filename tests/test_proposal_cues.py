@@ -221,6 +221,13 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("Our main contribution is Pebble Representation Learning (PRL), which nests codes.",
      {"Pebble Representation Learning"}),
     ("We build on graph theory to propose the Quill Memory Module (QMM), a memory for text.", {"Quill Memory Module"}),
+    # names listed after a naming word; a name's capitalised words joined by "and" after it
+    ("This paper studies two reward models, called the Pebble Transformer (P Transformer) and the Quill Transformer.",
+     {"Pebble Transformer", "Quill Transformer"}),
+    ("We present FooNet, a mixer with a dual mechanism called Selective Pebble and Quill Mixer.",
+     {"FooNet", "Selective Pebble and Quill Mixer"}),
+    # after an opener, "and the" goes on with something else
+    ("We propose FooNet and the Pebble Loss it is trained with.", {"FooNet"}),
     # a name set off by commas after a generic head
     ("We propose a new objective, pebble smoothing, which counts birds.", {"pebble smoothing"}),
     ("We develop a new black-box method, quill2net, that reads logs.", {"quill2net"}),

@@ -65,6 +65,9 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
         while j < len(v) and j - i < 5 and v[j].text[:1].isupper() and v[j].text not in lex.not_names \
                 and not v[j].is_punct:
             j += 1
+            # After "called" a name's words may be joined by "and" ("called Selective Token and Channel Mixer").
+            if named and j + 1 < len(v) and v[j].lower_ == "and" and _TITLE_WORD.match(v[j + 1].text):
+                j += 1
         if j - i < 2 and (common or _is_adjective(tok.text, lex)):
             return None  # a lone common word, or a compound that describes ("MLP-specific pruning")
         return i, j
@@ -216,9 +219,14 @@ def _joins_words(v: list[Tok], k: int) -> bool:
 
 
 def _past_short_form(v: list[Tok], end: int) -> int:
-    """The token after a name's short form in brackets ("FooNet (FN) task"), or `end`."""
-    if end + 2 < len(v) and v[end].text == "(" and v[end + 2].text == ")":
-        return end + 3
+    """The token after a name's short form in brackets ("FooNet (FN) task",
+    "Foo Transformer (F Transformer) and"), or `end`."""
+    if end < len(v) and v[end].text == "(":
+        for k in range(end + 2, min(end + 5, len(v))):
+            if v[k].text == ")":
+                return k + 1
+            if v[k].is_punct:
+                break
     return end
 
 
@@ -245,14 +253,18 @@ def _modified_known(v: list[Tok], i: int, name: Name, texts: tuple[str, ...], kn
     return (k, name[1]) if k < start else name
 
 
-def _coordinated(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], known: set[Name]) -> list[Name]:
+def _coordinated(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], known: set[Name],
+                 named: bool = False) -> list[Name]:
     """The names listed with a proposal right after it: "we present FooNet
     (FN) and BarNet", "FooNet, BarNet and BazNet" (not names the gazetteer
-    knows: "FooNet and BERT" compares)."""
+    knows: "FooNet and BERT" compares); after a naming word (`named`) also
+    with an article ("called the Foo Transformer and the Bar Transformer")."""
     out = []
     k = _past_short_form(v, name[1])
     while k < len(v) - 1 and len(out) < 4 and v[k].text in (",", "and") and not v[k].is_sent_start:
         j = k + 1 + (v[k].text == "," and v[k + 1].lower_ == "and")
+        if named and j < len(v) - 1 and v[j].lower_ in ("the", "a", "an") and not v[j].is_sent_start:
+            j += 1  # "called the Foo Transformer (FT) and the Bar Transformer" (after an opener, "and the" goes on)
         if j >= len(v) or v[j].is_sent_start:
             break
         nxt = _name_at(v, j, lex, pairs, relaxed=True)
@@ -540,9 +552,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 from_char = max(m.start() - _NAMED_BEFORE, v[v[name[0]].sent_start].idx) if rx is cues.naming \
                     else m.end()
                 found.append((name, _label(v, text, from_char, name, cues)))
-                if opener:
+                if opener or rx is cues.naming:
                     found.extend((more, _label(v, text, m.end(), more, cues))
-                                 for more in _coordinated(v, name, lex, pairs, known))
+                                 for more in _coordinated(v, name, lex, pairs, known, named=rx is cues.naming))
     found.extend(_components(v, idxs, text, lex, cues, pairs, known, tasks, found))
     found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
