@@ -226,6 +226,9 @@ def _proposed_names(nlp, text: str) -> set[str]:
      {"Pebble Transformer", "Quill Transformer"}),
     ("We present FooNet, a mixer with a dual mechanism called Selective Pebble and Quill Mixer.",
      {"FooNet", "Selective Pebble and Quill Mixer"}),
+    # a name in quotes; a lower-case name whose first word is a hyphenated -ing word
+    ('Finally we present a "Pebble Lens" view of hidden states.', {"Pebble Lens"}),
+    ("Second, we introduce bi-pebbling regularization, which joins two losses.", {"bi-pebbling regularization"}),
     # after an opener, "and the" goes on with something else
     ("We propose FooNet and the Pebble Loss it is trained with.", {"FooNet"}),
     # a name set off by commas after a generic head

@@ -40,6 +40,8 @@ if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
 
 _WINDOW = 14
+# Tokens after which a run of capitalised words is a name: "a Pebble Net", 'a "Future Lens" view'.
+_NAME_OPENERS = frozenset({",", ":", "a", "an", "the", '"', "“", "``", "'"})
 _NAMED_BEFORE = 30  # characters before a naming word that may say what is named
 _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 
@@ -141,7 +143,8 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
                             and _is_method_head(last.rsplit("-", 1)[-1], lex)):
         return None
     abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
-    if first.endswith("ing") or last.endswith("ed") or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
+    # "training reward models" opens what is done; "bi-clustering regularization" is a name
+    if first.endswith("ing") and "-" not in first or last.endswith("ed") or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
             or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
             or view_text(v, text, start, end).lower() in lex.generic_terms \
             or last in cues.lower_name_generic_heads and not abbreviated:
@@ -201,7 +204,7 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
         # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
         if tok.lower_ in stop and (k > i or tok.lower_ == "to") and not _joins_words(v, k):
             return None
-        name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")),
+        name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in _NAME_OPENERS),
                         named=named and k == i)
         if name is not None:
             end = _past_short_form(v, name[1])
