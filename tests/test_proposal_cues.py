@@ -229,6 +229,8 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # a name in quotes; a lower-case name whose first word is a hyphenated -ing word
     ('Finally we present a "Pebble Lens" view of hidden states.', {"Pebble Lens"}),
     ("Second, we introduce bi-pebbling regularization, which joins two losses.", {"bi-pebbling regularization"}),
+    # a defined name may open with an -ing word
+    ("We introduce sliding pebble attention (SPA) for long texts.", {"sliding pebble attention"}),
     # after an opener, "and the" goes on with something else
     ("We propose FooNet and the Pebble Loss it is trained with.", {"FooNet"}),
     # a name set off by commas after a generic head
@@ -259,6 +261,7 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We propose a new method, which counts birds.",
     # a list needs a count before it, names or items of two or more words, and a dash that stands apart
     "We introduce two key measures: signal and noise.",
+    "We propose training reward models (RMs) with contrast.",
     "Earlier models were trained to introduce FooNet errors.",
     "We present an analysis of birds: clipped pebble and gated quill.",
     "We devise an algorithm for the Foo--Bar--Baz (FBB) model.",

@@ -104,8 +104,10 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
         dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
                                  rf"{_alt(data['dataset_words_after'])}\b", re.I),
+        # The metric word ends the apposition: "a sparsity metric that", not "a metric learning model".
         metric_after=re.compile(r"[^,;:.]{0,20},\s*(?:a|an|the)\s+(?:[\w-]+\s+){0,6}?"
-                                rf"{_alt(data['metric_words_after'])}s?(?=\s*(?:[,.;:()]|that\b|which\b|for\b|of\b|to\b|$))", re.I),
+                                rf"{_alt(data['metric_words_after'])}s?"
+                                r"(?=\s*(?:[,.;:()]|that\b|which\b|for\b|of\b|to\b|$))", re.I),
         dataset_name=re.compile(rf"{_alt(data['dataset_name_endings'])}$"),
         scan_stop=frozenset(data["scan_stop"]),
         lower_name_skipped=frozenset(data["lower_name_skipped"]),

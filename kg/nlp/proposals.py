@@ -144,7 +144,8 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
         return None
     abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
     # "training reward models" opens what is done; "bi-clustering regularization" is a name
-    if first.endswith("ing") and "-" not in first or last.endswith("ed") or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
+    if first.endswith("ing") and "-" not in first or last.endswith("ed") \
+            or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
             or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
             or view_text(v, text, start, end).lower() in lex.generic_terms \
             or last in cues.lower_name_generic_heads and not abbreviated:
@@ -203,6 +204,11 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
         tok = v[k]
         # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
         if tok.lower_ in stop and (k > i or tok.lower_ == "to") and not _joins_words(v, k):
+            return None
+        # "we propose training reward models (RMs)": a gerund opens what is done ("sliding window
+        # attention (SWA)" is a defined name).
+        if k == i and stop and tok.text.isalpha() and tok.text.islower() and tok.text.endswith("ing") \
+                and k not in pairs:
             return None
         name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in _NAME_OPENERS),
                         named=named and k == i)
