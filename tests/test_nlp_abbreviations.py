@@ -15,6 +15,7 @@ from kg.nlp.abbrev_match import is_abbreviation
     ("BER", "balanced error rate"),
     ("SCoRe", "Submodular Combinatorial Representation Learning"),
     ("GNNs", "graph neural networks"),
+    ("2SSP", "Two-Stage framework for Structured Pruning"),
 ])
 def test_true_pairs(short: str, long: str) -> None:
     assert is_abbreviation(short, long)
@@ -28,6 +29,18 @@ def test_true_pairs(short: str, long: str) -> None:
 ])
 def test_false_pairs(short: str, long: str) -> None:
     assert not is_abbreviation(short, long)
+
+
+@pytest.mark.parametrize("short,long,pair", [
+    ("HIB", "hedged instance embedding", True),
+    ("p-MDQ", "pebble generalization of multidimensional quilting", True),
+    ("HIB", "Hedged Instance Embedding", False),  # capitals that stand inside words only in a lower-case long form
+    ("AR", "an autoregressive", False),  # no function word first
+    ("MDL", "model of the data set", False),  # the last letter must lie in the last word
+])
+def test_capitals_inside_words_only_on_request(short: str, long: str, pair: bool) -> None:
+    assert not is_abbreviation(short, long)
+    assert is_abbreviation(short, long, inner_letters=True) == pair
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +66,17 @@ def test_short_form_then_long_form(nlp) -> None:
 def test_name_with_digits(nlp) -> None:
     text = "Results on Berkeley Deep Drive (BDD100K) are reported."
     assert pairs(nlp, text) == [("Berkeley Deep Drive", "BDD100K")]
+
+
+def test_capitals_inside_words_when_no_long_form_has_them_open_words(nlp) -> None:
+    text = "We propose a pebble generalization of multidimensional quilting (p-MDQ) for graphs."
+    assert pairs(nlp, text) == [("pebble generalization of multidimensional quilting", "p-MDQ")]
+    assert pairs(nlp, "We model it as an autoregressive (AR) chain.") == []
+
+
+def test_a_leading_digit_spelled_out(nlp) -> None:
+    text = "We propose a novel Two-Stage framework for Structured Pebbling (2SSP) for pruning."
+    assert pairs(nlp, text) == [("Two-Stage framework for Structured Pebbling", "2SSP")]
 
 
 def test_brackets_that_hold_no_abbreviation(nlp) -> None:

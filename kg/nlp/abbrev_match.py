@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 # A word start: the first character of a word, or any capital ("EvoLved", "ResNet", "BPO").
 _WORD_START = re.compile(r"(?:^|(?<=[\s\-/_(]))[^\W_]|[A-Z]")
 _CORE = re.compile(r"^[^\W\d_]+(?:[-.][^\W\d_]+)*")
@@ -25,18 +27,37 @@ def _core(short: str) -> str:
     return core
 
 
+_NUMBER_WORDS = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
+                 "9": "nine"}
+
+
 @lru_cache(maxsize=4096)
-def is_abbreviation(short: str, long: str) -> bool:
+def is_abbreviation(short: str, long: str, inner_letters: bool = False) -> bool:
     """True when the letters of `short` (up to its first digit, without a
     plural "s") can be found in order in `long` with the first one opening a
     word of `long`'s first word and every capital of `short` opening a word
-    (or being a capital) of `long`; and `long` has at least two words."""
+    (or being a capital) of `long`; and `long` has at least two words.
+
+    With `inner_letters`, as in the Schwartz-Hearst matching of scispaCy, a
+    capital may also stand inside a word of an all lower-case long form
+    ("HIB" <- "hedged instance embedding", "h-MDS" <- "hyperbolic
+    generalization of multidimensional scaling"), if the last letter lies in
+    its last word (not "a model of the data" for "MOD") and the first word is
+    no function word ("an autoregressive" is not "AR").
+
+    A leading digit may be spelled out ("2SSP" <- "Two-Stage framework for
+    Structured Pruning")."""
     short, long = short.strip(), long.strip()
     lead = re.match(r"\d+", short)
     if lead:
-        # "3DDFA" <- "3D Dense Face Alignment": the same leading number, then the letters.
         n = lead.end()
-        return long[:n] == short[:n] and not long[n:n + 1].isdigit() and is_abbreviation(short[n:], long[n:])
+        # "2SSP" <- "Two-Stage framework for Structured Pruning": a digit spelled out, then the letters.
+        word = _NUMBER_WORDS.get(short[:n])
+        if word and long[:len(word)].lower() == word and long[len(word):len(word) + 1] in ("-", " "):
+            return is_abbreviation(short[n:], long[len(word) + 1:].lstrip(), inner_letters)
+        # "3DDFA" <- "3D Dense Face Alignment": the same leading number, then the letters.
+        return long[:n] == short[:n] and not long[n:n + 1].isdigit() \
+            and is_abbreviation(short[n:], long[n:], inner_letters)
     core = _core(short)
     if len(core) < 2 or len(short) >= len(long) or " " in short:
         return False
@@ -47,6 +68,9 @@ def is_abbreviation(short: str, long: str) -> bool:
     starts = frozenset(m.start() for m in _WORD_START.finditer(long))
     first_word_end = len(long.split()[0])
     low = long.lower()
+    # A function word opens no such long form ("as an autoregressive (AR)").
+    inner = inner_letters and long == low and low.split()[0] not in STOP_WORDS
+    last_word_start = len(long) - len(re.split(r"[\s\-/]+", long)[-1])
 
     @lru_cache(maxsize=None)
     def place(i: int, pos: int) -> bool:
@@ -54,10 +78,11 @@ def is_abbreviation(short: str, long: str) -> bool:
         if i == len(core):
             return True
         ch = core[i]
-        must_start = ch.isupper()
+        must_start = ch.isupper() and not inner
         q = low.find(ch.lower(), pos)
         while q >= 0:
-            if (not must_start or q in starts) and place(i + 1, q + 1):
+            if (not must_start or q in starts) and (not inner or i < len(core) - 1 or q >= last_word_start) \
+                    and place(i + 1, q + 1):
                 return True
             q = low.find(ch.lower(), q + 1)
         return False

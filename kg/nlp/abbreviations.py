@@ -57,10 +57,16 @@ def _long_before(v: list[Tok], text: str, paren: int, short: str) -> tuple[int, 
         if tok.text in _STOP_TOKENS or tok.is_space:
             break
         words += 1
-        if tok.text[:1].lower() == short[:1].lower() or tok.text[:1] == short[:1]:
+        # A leading digit may be a number word ("Two-Stage ... (2SSP)").
+        if tok.text[:1].lower() == short[:1].lower() or short[:1].isdigit():
             if is_abbreviation(short, view_text(v, text, k, paren)):
                 return k, paren
         k -= 1
+    # No long form whose words the capitals open: one whose words hold them ("hedged instance embedding (HIB)").
+    for start in range(paren - 1, k, -1):
+        if v[start].text[:1].lower() == short[:1].lower() and is_abbreviation(short, view_text(v, text, start, paren),
+                                                                                inner_letters=True):
+            return start, paren
     return None
 
 
