@@ -229,6 +229,9 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # a name in quotes; a lower-case name whose first word is a hyphenated -ing word
     ('Finally we present a "Pebble Lens" view of hidden states.', {"Pebble Lens"}),
     ("Second, we introduce bi-pebbling regularization, which joins two losses.", {"bi-pebbling regularization"}),
+    # a name in brackets right after a noun of method
+    ("We introduce a novel weakly-supervised method (Rank-1 Pebble Finetuning; RPF-1) for steering.",
+     {"Rank-1 Pebble Finetuning"}),
     # a defined name may open with an -ing word
     ("We introduce sliding pebble attention (SPA) for long texts.", {"sliding pebble attention"}),
     # after an opener, "and the" goes on with something else
@@ -262,6 +265,7 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     # a list needs a count before it, names or items of two or more words, and a dash that stands apart
     "We introduce two key measures: signal and noise.",
     "We propose training reward models (RMs) with contrast.",
+    "We propose a new method (see Section 3) for birds.",
     "Earlier models were trained to introduce FooNet errors.",
     "We present an analysis of birds: clipped pebble and gated quill.",
     "We devise an algorithm for the Foo--Bar--Baz (FBB) model.",

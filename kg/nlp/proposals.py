@@ -220,6 +220,27 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
     return None
 
 
+def _bracketed_name(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name | None:
+    """ "we introduce a novel representational method (Rank-1 Representation
+    Finetuning; ReFT-r1)": the name in brackets right after a noun of method
+    (`our_nouns`) of a phrase with an article, within a few tokens of the
+    opener; a run of capitalised words whole ("Rank-1 Representation ...")."""
+    if v[i].lower_ not in ("a", "an", "the"):
+        return None  # "we propose training reward models (RMs)": what is done
+    for k in range(i, min(v[i].sent_end, i + _WINDOW) - 1):
+        if v[k].text == "(":
+            if not cues.our_noun.fullmatch(v[k - 1].lower_):
+                return None
+            name = _name_at(v, k + 1, lex, pairs, relaxed=True)
+            if name is not None and name[1] - name[0] == 1 and k + 1 not in pairs:
+                end = name[1]
+                while end < len(v) and end - name[0] < 5 and _is_title_word(v[end], lex):
+                    end += 1
+                name = name[0], end
+            return name
+    return None
+
+
 def _joins_words(v: list[Tok], k: int) -> bool:
     """ "a novel and efficient mechanism": an "and" between two lower-case
     words joins words of one phrase, not two clauses."""
@@ -547,6 +568,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
             elif name is None and opener:
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_object_at(v, text, nxt, lex, cues) if nxt is not None else None
+                if name is None and nxt is not None:
+                    name = _bracketed_name(v, nxt, lex, pairs, cues)
             elif name is None and rx is cues.the_proposed:
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_proposal_at(v, text, nxt, lex, cues) if nxt is not None else None
