@@ -229,6 +229,9 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # a name in quotes; a lower-case name whose first word is a hyphenated -ing word
     ('Finally we present a "Pebble Lens" view of hidden states.', {"Pebble Lens"}),
     ("Second, we introduce bi-pebbling regularization, which joins two losses.", {"bi-pebbling regularization"}),
+    # a common word opens a run of capitalised words followed by two more
+    ("This paper proposes a Deep Pebble Term Weighting framework that learns term weights.",
+     {"Deep Pebble Term Weighting"}),
     # a name in brackets right after a noun of method
     ("We introduce a novel weakly-supervised method (Rank-1 Pebble Finetuning; RPF-1) for steering.",
      {"Rank-1 Pebble Finetuning"}),
@@ -266,6 +269,7 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We introduce two key measures: signal and noise.",
     "We propose training reward models (RMs) with contrast.",
     "We propose a new method (see Section 3) for birds.",
+    "We propose a Deep Pebble framework for birds.",
     "Earlier models were trained to introduce FooNet errors.",
     "We present an analysis of birds: clipped pebble and gated quill.",
     "We devise an algorithm for the Foo--Bar--Baz (FBB) model.",

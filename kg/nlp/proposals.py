@@ -54,15 +54,16 @@ Name = tuple[int, int]
 def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed: bool,
              named: bool = False) -> Name | None:
     """The name that starts at token i, if one does: an abbreviation's long
-    form, a name-like token, or (when `relaxed`) a Title Case run. Right
-    after "called" (`named`) a run may open with a common word ("Deep Speech")."""
+    form, a name-like token, or (when `relaxed`) a Title Case run. A run may
+    open with a common word right after "called" (`named`: "Deep Speech") or
+    when two more words follow ("a Deep Contextualized Term Weighting framework")."""
     if i in pairs:
         return pairs[i]
     tok = v[i]
     if is_name_like(tok, lex):
         return i, i + 1
     common = tok.text in lex.not_names
-    if relaxed and _TITLE_WORD.match(tok.text) and (named or not common) and tok.lower_ not in STOP_WORDS:
+    if relaxed and _TITLE_WORD.match(tok.text) and tok.lower_ not in STOP_WORDS:
         j = i + 1
         while j < len(v) and j - i < 5 and v[j].text[:1].isupper() and v[j].text not in lex.not_names \
                 and not v[j].is_punct:
@@ -72,6 +73,8 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
                 j += 1
         if j - i < 2 and (common or _is_adjective(tok.text, lex)):
             return None  # a lone common word, or a compound that describes ("MLP-specific pruning")
+        if common and not named and j - i < 3:
+            return None  # "a Deep Model": a common word opens a name only after "called" or before two more words
         return i, j
     return None
 
