@@ -232,6 +232,8 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # a common word opens a run of capitalised words followed by two more
     ("This paper proposes a Deep Pebble Term Weighting framework that learns term weights.",
      {"Deep Pebble Term Weighting"}),
+    # a lone capitalised word takes the method head after it
+    ("We also introduce a Quokka regularizer that steadies training.", {"Quokka regularizer"}),
     # a name in brackets right after a noun of method
     ("We introduce a novel weakly-supervised method (Rank-1 Pebble Finetuning; RPF-1) for steering.",
      {"Rank-1 Pebble Finetuning"}),

@@ -223,6 +223,18 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
     return None
 
 
+def _with_head(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name:
+    """ "we introduce a Parsvel regularizer that ...": a lone capitalised word
+    that is no name by its shape takes the method head after it ("regularizer",
+    "loss"; not a generic one: "a Bayesian model" stays "Bayesian")."""
+    start, end = name
+    if end - start == 1 and start not in pairs and not is_name_like(v[start], lex) and end < len(v) \
+            and _is_method_head(v[end].lower_, lex) and v[end].text.islower() \
+            and v[end].lower_ not in cues.lower_name_generic_heads:
+        return start, end + 1
+    return name
+
+
 def _bracketed_name(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name | None:
     """ "we introduce a novel representational method (Rank-1 Representation
     Finetuning; ReFT-r1)": the name in brackets right after a noun of method
@@ -554,6 +566,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
             if name is not None and opener:
                 name = _modified_known(v, _token_at(v, idxs, m.end()), name, texts, known, abbreviations, tasks,
                                        lex, cues)
+            if name is not None:
+                name = _with_head(v, name, lex, pairs, cues)
             if name is not None and opener:
                 end_char = _end_char(v, name)
                 if any(end_char <= c <= end_char + 25 for c in called_at):
