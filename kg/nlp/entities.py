@@ -461,7 +461,8 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
             proposed.update(fold_name(a) for a in al)
 
     settled = []
-    proposed_name = None
+    namings: dict[str, int] = {}  # proposed Method -> times named (a definition "Long (L)" once)
+    last_end: dict[str, int] = {}
     for c, start_char, written, name, key in mentions:
         label = label_of[key][1]
         is_proposed = key in proposed
@@ -469,8 +470,11 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
         settled.append(_entity((c.start, c.end, start_char, start_char + len(written), label, name,
                                 sorted(al) if al else None, is_proposed, c.canonical, c.exact_match or None,
                                 c.source)))
-        if proposed_name is None and is_proposed and label == "Method":
-            proposed_name = name
+        if is_proposed and label == "Method":
+            if name not in last_end or text[last_end[name]:start_char].strip() not in ("", "("):
+                namings[name] = namings.get(name, 0) + 1
+            last_end[name] = start_char + len(written)
     _keep_settled(doc, settled)
-    set_doc_extension(doc, "proposed_name", proposed_name)
+    # The main proposal, as the relation rules choose it: the one named most often, the first on a tie.
+    set_doc_extension(doc, "proposed_name", max(namings, key=namings.__getitem__) if namings else None)
     return doc

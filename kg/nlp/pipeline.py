@@ -27,7 +27,8 @@ Contract with everything downstream (kg.extract.record, kg.extract.relations):
   values (offsets, label and the extensions above), for readers that would
   otherwise build every Span again;
 - doc._.abbreviations: list of (long Span, short Span) defined in the text;
-- doc._.proposed_name: kg_name of the first proposed Method, or None;
+- doc._.proposed_name: kg_name of the proposed Method named most often (the
+  first on a tie), or None;
 - doc._.kg_candidates: every rule's candidates before settling (debugging);
 - doc._.kg_relations: relation dicts as in the extraction record, each with
   "span" (start, end of the sentence it came from) and "confidence" (the
