@@ -232,6 +232,10 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # a common word opens a run of capitalised words followed by two more
     ("This paper proposes a Deep Pebble Term Weighting framework that learns term weights.",
      {"Deep Pebble Term Weighting"}),
+    # "namely" right after a proposal's name lists its variants
+    ("We propose a family of pebble mixers, called the Pebblers. Two types of the Pebblers, namely the fast "
+     "Pebbler (FP) and the slow Pebbler (SP), are given.", {"Pebblers", "fast Pebbler", "slow Pebbler"}),
+    ("We propose FooNet. FooNet is tested on two public sets, namely Kestrel-1 and Heron-2.", {"FooNet"}),
     # a lone capitalised word takes the method head after it
     ("We also introduce a Quokka regularizer that steadies training.", {"Quokka regularizer"}),
     # a name in brackets right after a noun of method

@@ -364,18 +364,25 @@ def _introduced_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int
     return bool(cues.opener.search(before) or cues.novelty.search(before))
 
 
-def _namely_introduces(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues) -> bool:
+def _namely_introduces(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues,
+                       names_before: set[str]) -> bool:
     """ "we propose a novel approach (namely, FooNet)": "namely" names the
     paper's own thing only after a noun of method ("two public datasets,
-    namely ..." lists others' work) in a sentence that introduces something."""
+    namely ..." lists others' work) in a sentence that introduces something,
+    or right after a proposal's name ("four types of the Extractors, namely
+    ...": its variants)."""
     i = _token_at(v, idxs, char)
     if i is None:
         return False
     k = i - 1
     while k >= v[i].sent_start and v[k].is_punct:
         k -= 1
-    return k >= v[i].sent_start and bool(cues.our_noun.fullmatch(v[k].lower_)) \
-        and _introduced_before(v, idxs, text, char, cues)
+    if k < v[i].sent_start:
+        return False
+    before = text[v[v[i].sent_start].idx:v[k].idx + len(v[k].text)]
+    if any(before.endswith(n) for n in names_before):
+        return True
+    return bool(cues.our_noun.fullmatch(v[k].lower_)) and _introduced_before(v, idxs, text, char, cues)
 
 
 def _end_char(v: list[Tok], name: Name) -> int:
@@ -557,7 +564,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     )
     for rx, matches, stop, window in tried:
         for m in matches:
-            if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues):
+            if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues,
+                                                            {view_text(v, text, a, b) for (a, b), _ in found}):
                 continue
             if rx is cues.joined_opener and not cues.subject.search(_sentence_before(v, idxs, text, m.start())):
                 continue  # "... and introduce X" needs "we" (or "this paper") earlier in its sentence
@@ -601,9 +609,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 from_char = max(m.start() - _NAMED_BEFORE, v[v[name[0]].sent_start].idx) if rx is cues.naming \
                     else m.end()
                 found.append((name, _label(v, text, from_char, name, cues)))
-                if opener or rx is cues.naming:
+                if opener or rx is cues.naming or rx is cues.namely:
                     found.extend((more, _label(v, text, m.end(), more, cues))
-                                 for more in _coordinated(v, name, lex, pairs, known, named=rx is cues.naming))
+                                 for more in _coordinated(v, name, lex, pairs, known, named=not opener))
     found.extend(_components(v, idxs, text, lex, cues, pairs, known, tasks, found))
     found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
