@@ -95,6 +95,9 @@ _CASES = {
                     {("Soft Pebble Pooling", "Method"), ("Hard Pebble Gating", "Method")}),
     "list_marks": ("We propose two simple changes to attention {} clipped pebble and gated quill.",
                    {("clipped pebble", "Method"), ("gated quill", "Method")}),
+    "result_subject_after": ("Tests on birds {} FooNet outperforms BarNet.", {("FooNet", "Method")}),
+    "result_verbs": ("Counting birds is hard. FooNet {} BarNet on birds.", {("FooNet", "Method")}),
+    "result_adverbs": ("Counting birds is hard. FooNet {} outperforms BarNet.", {("FooNet", "Method")}),
     "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
     "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
     "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
@@ -120,7 +123,7 @@ def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str,
     template, expected = _CASES[key]
     plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
              "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma",
-             "list_marks")
+             "list_marks", "result_adverbs")
     example = entry if key in plain else _example(entry)
     if key == "naming_words" and example.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."
@@ -236,6 +239,10 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We propose a family of pebble mixers, called the Pebblers. Two types of the Pebblers, namely the fast "
      "Pebbler (FP) and the slow Pebbler (SP), are given.", {"Pebblers", "fast Pebbler", "slow Pebbler"}),
     ("We propose FooNet. FooNet is tested on two public sets, namely Kestrel-1 and Heron-2.", {"FooNet"}),
+    # in an abstract where no cue found a proposal, an unknown name that does better than others
+    ("Experiment results show that PQN contributes to better diversity.", {"PQN"}),
+    ("We open source a retrieval benchmark, and show that Pebble Mind Transformers outperform the state of the art.",
+     {"Pebble Mind Transformers"}),
     # a lone capitalised word takes the method head after it
     ("We also introduce a Quokka regularizer that steadies training.", {"Quokka regularizer"}),
     # a name in brackets right after a noun of method
@@ -276,6 +283,8 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We propose training reward models (RMs) with contrast.",
     "We propose a new method (see Section 3) for birds.",
     "We propose a Deep Pebble framework for birds.",
+    # a known name that does better than others, or any where a cue found the proposal
+    "Results show that LoRA outperforms full fine-tuning.",
     "Earlier models were trained to introduce FooNet errors.",
     "We present an analysis of birds: clipped pebble and gated quill.",
     "We devise an algorithm for the Foo--Bar--Baz (FBB) model.",
