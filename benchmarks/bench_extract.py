@@ -5,6 +5,7 @@ depend on how fast or busy the machine is).
     python3 benchmarks/bench_extract.py                 # seed corpus and 10x, 1 and 2 workers
     python3 benchmarks/bench_extract.py --components    # also time each pipeline component
     python3 benchmarks/bench_extract.py --copies 10 --workers 1 2 4
+    python3 benchmarks/bench_extract.py --input ../shared/bench/scale/passages.jsonl --workers 1
 
 Targets (issue 9): one worker at most 8x the tokenizer's time on the 10x
 corpus; two workers at least 1.6x faster than one. On a busy machine the
@@ -106,11 +107,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--copies", type=int, default=10, help="size of the large corpus, in copies of the seed (default 10)")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts to time (default 1 2)")
+    ap.add_argument("--input", type=Path, help="time this corpus (JSON Lines abstracts) instead of the seed corpus "
+                                               "and its copies")
     ap.add_argument("--components", action="store_true", help="also time each pipeline component on the large corpus")
     args = ap.parse_args()
 
-    n_seed = len(seed_rows())
-    corpora = {"seed": make_corpus(n_seed), f"{args.copies}x": make_corpus(n_seed * args.copies)}
+    if args.input:
+        corpora = {"input": args.input}
+    else:
+        n_seed = len(seed_rows())
+        corpora = {"seed": make_corpus(n_seed), f"{args.copies}x": make_corpus(n_seed * args.copies)}
+    large = list(corpora.values())[-1]
     print(f"{'corpus':8} {'abstracts':>9} {'workers':>7} {'seconds':>8} {'start-up':>8} {'abstr/s':>8} "
           f"{'tokenizer s':>11} {'x tokenizer':>11} {'speed-up':>8} {'CPU main':>8} {'CPU wkrs':>8} {'x tok CPU':>9} "
           f"{'idle est':>8}")
@@ -136,7 +143,7 @@ def main() -> None:
                   f"{cpu_main:8.1f} {cpu_workers:8.1f} {(cpu_main + cpu_workers) / tok_cpu:9.2f} "
                   f"{base_cpu / busiest:8.2f}")
     if args.components:
-        abstracts = read(corpora[f"{args.copies}x"])
+        abstracts = read(large)
         print(f"\nper component, {len(abstracts)} abstracts, one process (seconds; share of the total):")
         parts = time_components(abstracts)
         total = sum(s for _, s in parts)

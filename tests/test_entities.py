@@ -35,6 +35,22 @@ def test_task_phrase_outside_a_task_position_is_left_out(nlp) -> None:
     assert not any(label == "Task" for _, label in found)
 
 
+@pytest.mark.parametrize("text", ["We pose the Sparse FOO (SFOO) task for glacier maps.",
+                                  "We pose the Sparse FOO (SFOO) problem for glacier maps."])
+def test_an_abbreviation_pair_before_a_task_word_is_a_task(nlp, text) -> None:
+    assert {("Sparse FOO", "Task"), ("SFOO", "Task")} <= entities(nlp, text)
+
+
+def test_a_lower_case_pair_that_names_work_before_a_tool_is_a_task(nlp) -> None:
+    found = entities(nlp, "Glacier outline attribution (GOA) methods are slow.")
+    assert {("Glacier outline attribution", "Task"), ("GOA", "Task")} <= found
+
+
+def test_a_title_case_pair_before_a_tool_is_no_task(nlp) -> None:
+    found = entities(nlp, "We train Glacier Outline Attribution (GOA) models on radar scans.")
+    assert ("GOA", "Task") not in found
+
+
 def test_task_said_with_a_verb(nlp) -> None:
     assert ("estimating reef coverage", "Task") in entities(nlp, "A model for estimating reef coverage, trained once.")
 
@@ -241,17 +257,6 @@ def test_names_side_by_side_in_a_dataset_list_are_one_item(nlp) -> None:
 def test_we_refer_to_it_as_names_the_proposal(nlp) -> None:
     text = "We refer to the architecture as a “braided ladder” network based on repeated pooling."
     assert proposed(nlp, text) == {("braided ladder", "Method")}
-
-
-def test_span_extensions_in_bulk_are_span_underscore(nlp) -> None:
-    from kg.nlp.entities import SpanExtensions
-
-    doc = nlp("QuillNet beats BERT on GLUE.")
-    quill, bert = doc[0:1], doc[2:3]
-    SpanExtensions(doc, ("kg_name", "proposed")).write(quill, ("Quill", True))
-    assert (quill._.kg_name, quill._.proposed, quill._.canonical) == ("Quill", True, None)
-    bert._.canonical = "BERT-base"
-    assert SpanExtensions(doc, ("canonical", "aliases", "proposed")).read(bert) == ["BERT-base", None, False]
 
 
 def test_last_word_of_a_longer_name_in_a_list_is_not_a_dataset_alone(nlp) -> None:

@@ -78,16 +78,3 @@ def test_bad_user_gazetteer_names_file_and_line(tmp_path, line: str, message: st
     extra.write_text('{"name": "Good", "type": "Task"}\n' + line + "\n", encoding="utf-8")
     with pytest.raises(gazetteer.GazetteerError, match=message):
         gazetteer.load([extra])
-
-
-def test_plain_names_make_the_patterns_their_docs_would(nlp, monkeypatch) -> None:
-    """The gazetteer gives the PhraseMatchers plain names as word ids instead
-    of Docs: the matchers hold the same patterns as when every name is
-    tokenized (a PhraseMatcher's patterns are what it pickles)."""
-    from kg.nlp.tokenizer import CleaningTokenizer
-
-    fast = nlp.get_pipe("kg_gazetteer")
-    monkeypatch.setattr(CleaningTokenizer, "plain_words", lambda self, text: None)
-    slow = gazetteer.GazetteerMatcher(nlp, gazetteer.load(), lexicon())
-    for a, b in ((fast.exact, slow.exact), (fast.lower, slow.lower)):
-        assert a.__reduce__()[1][1] == b.__reduce__()[1][1]

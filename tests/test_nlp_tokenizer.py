@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 import spacy
 from spacy.lang.en import English
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from kg.nlp import make_pipeline
 from kg.nlp.tokenizer import cleaning_tokenizer, install
-
-_PIPELINE = make_pipeline()
 
 
 @pytest.fixture(scope="module")
@@ -66,71 +61,3 @@ def test_the_pipelines_tokenizer_is_the_installed_one(nlp) -> None:
     for rule in ("prefix_search", "suffix_search", "infix_finditer", "token_match", "url_match"):
         a, b = getattr(built, rule), getattr(installed, rule)
         assert (a and a.__self__.pattern) == (b and b.__self__.pattern), rule
-
-
-# Pieces of generated texts for plain_words: plain words, special cases made of
-# letters and digits, words a rule splits, and the spacing between them.
-_PIECES = ["BERT", "ImageNet", "x", "GPT4", "10", "10km", "5K", "Xs", "cannot", "Cannot", "10am", "dont", "gonna",
-           "al", "e", "g", "s", "US", "it", "naïve", "ResNet-50", "A.", "(", "'s", "$", "\\emph", "&amp;", ",", "."]
-_SPACES = [" ", " ", " ", "  ", "\n", "\t", ""]
-
-
-@given(st.lists(st.tuples(st.sampled_from(_PIECES), st.sampled_from(_SPACES)), min_size=1, max_size=6))
-@settings(max_examples=400, deadline=None)
-def test_plain_words_are_the_tokens(pieces: list[tuple[str, str]]) -> None:
-    """plain_words, which the gazetteer uses in place of tokenizing its names,
-    is the tokenizer's own split whenever it gives one."""
-    tokenizer = _PIPELINE.tokenizer
-    text = "".join(piece + space for piece, space in pieces).strip(" ")
-    words = tokenizer.plain_words(text)
-    if words is not None:
-        assert words == [t.text for t in tokenizer(text)], text
-
-
-def test_plain_words_are_only_plain_words() -> None:
-    tokenizer = _PIPELINE.tokenizer
-    assert tokenizer.plain_words("semantic segmentation") == ["semantic", "segmentation"]
-    assert tokenizer.plain_words("GPT4 10km") == ["GPT4", "10km"]
-    for text in ("cannot", "Cannot", "10am", "ResNet-50", "two  spaces", " lead", "naïve", "A.", "e.g.", ""):
-        assert tokenizer.plain_words(text) is None, text
-    alnum_rules = [r for r in tokenizer.inner.rules if r.isascii() and r.isalnum()]
-    assert alnum_rules and all(tokenizer.plain_words(r) is None for r in alnum_rules)
-
-
-# The characters the affix rules name and others: ASCII, apostrophes, quotes,
-# dashes, symbols, letters of other scripts, odd spaces.
-_CHARS = [chr(c) for c in range(32, 127)] + list("’‘“”«»…—–°§£€¥©®™½²³·•→∞±×µéïüßÅΩλж中あ한😀\u00a0\u2009\n")
-
-
-def _shortcut_and_regex(word: str) -> tuple[tuple, tuple]:
-    """(suffix span, infix spans) as the tokenizer's shortcuts and as the bare regexes find them."""
-    inner = _PIPELINE.tokenizer.inner
-    suffixes, infixes = inner.suffix_search.__self__, inner.infix_finditer.__self__
-
-    def spans(suffix, infix) -> tuple:
-        return (suffix and suffix.span()), tuple(m.span() for m in infix)
-
-    return (spans(suffixes.search(word), infixes.finditer(word)),
-            spans(suffixes.regex.search(word), infixes.regex.finditer(word)))
-
-
-def test_affix_shortcuts_on_every_word_of_two_characters() -> None:
-    for a in [""] + _CHARS:
-        for b in _CHARS:
-            fast, slow = _shortcut_and_regex(a + b)
-            assert fast == slow, repr(a + b)
-
-
-@pytest.mark.parametrize("word", ["a--b", "x...y", "a.B", "a,b", "a:b", "a/b", "a<b", "a=b", "a>b", "x—y", "x–y",
-                                  "it's", "IT'S", "it’s", "its", "10%", "US$10", "10US$", "°F.", "GPT-4o.", "(x)"])
-def test_affix_shortcuts_on_words_the_rules_split(word: str) -> None:
-    fast, slow = _shortcut_and_regex(word)
-    assert fast == slow
-    assert slow != (None, ()) or word in ("its", "10%", "US$10")  # the others do split
-
-
-@given(st.lists(st.sampled_from(_CHARS + ["'s", "’s", "US$", "°F.", "...", "--", "a.B", "10"]), max_size=10))
-@settings(max_examples=1000, deadline=None)
-def test_affix_shortcuts_find_what_the_regexes_find(pieces: list[str]) -> None:
-    fast, slow = _shortcut_and_regex("".join(pieces))
-    assert fast == slow

@@ -87,3 +87,52 @@ def test_names_and_years_are_not_numbers(text):
 
 def test_dimensions_are_not_speedups():
     assert all(q.unit != "x" for q in quantities("We use 3 x 3 kernels on 256 times 256 images."))
+
+
+def test_a_list_marker_is_no_number():
+    found = quantities("FooNet (1) beats BarNet by 1.3 points and (2) halves the memory.")
+    assert [q.value for q in found] == ["1.3"]
+    # No word after the bracket, a larger number or a unit: kept.
+    assert [q.value for q in quantities("It scores (85) overall (3).")] == ["85", "3"]
+    assert [q.value for q in quantities("FooNet (4%) and BarNet (3.5) differ.")] == ["4", "3.5"]
+
+
+def test_ranging_from_a_to_b_is_a_range():
+    q = only("Gains ranging from 10.3% to 35.8% appear on every split.")
+    assert (q.value, q.unit, q.from_value) == ("10.3-35.8", "%", None)
+
+
+def test_from_two_values_to_two_values_is_two_changes():
+    text = "FooGAN moves IS and FID from 52.1 and 18.2 to 160.3 and 7.9 respectively."
+    found = quantities(text)
+    assert [(q.from_value, q.value) for q in found] == [("52.1", "160.3"), ("18.2", "7.9")]
+    assert [text[q.start:q.end] for q in found] == ["160.3", "7.9"]
+    assert len(runs(text, found)) == 1
+
+
+@pytest.mark.parametrize("text, value, unit", [
+    ("Decoding reaches 141 tokens/s on one GPU.", "141", "tokens/s"),
+    ("Decoding reaches 90 tokens per second.", "90", "tokens/s"),
+    ("The encoder handles 1,200 images/s on a laptop.", "1,200", "images/s"),
+    ("Training runs at 310 samples/sec.", "310", "samples/s"),
+])
+def test_rate_units(text, value, unit):
+    q = only(text)
+    assert (q.value, q.unit) == (value, unit)
+
+
+@pytest.mark.parametrize("text, value, unit", [
+    ("FooNet reaches 39.75 +/- 0.34% top-1 accuracy.", "39.75", "%"),
+    ("FooNet reaches 85.3 \u00b1 0.2 F1.", "85.3", None),
+    ("FooNet reaches 85.3\u00b10.2% F1.", "85.3", "%"),
+    ("FooNet reaches 85.3% (\u00b10.2) F1.", "85.3", "%"),
+])
+def test_a_spread_is_no_number_of_its_own(text, value, unit):
+    q = only(text)
+    assert (q.value, q.unit) == (value, unit)
+
+
+def test_a_value_with_its_spread_is_one_expression():
+    text = "FooNet reaches 39.75 +/- 0.34% top-1 accuracy."
+    q = only(text)
+    assert text[q.start:q.end] == "39.75 +/- 0.34%"

@@ -79,6 +79,14 @@ def test_proposal_addresses_its_task(nlp):
     assert triples(doc, "addresses") == {("QuillNet", "clause segmentation")}
 
 
+def test_a_proposal_named_after_the_task_addresses_it(nlp):
+    doc = annotate(nlp, PROPOSAL + "On glacier segmentation, its variant QuillNet-S is the fastest.",
+                   {"QuillNet": "Method", "QuillNet-S": "Method", "clause segmentation": "Task",
+                    "glacier segmentation": "Task"}, proposed=("QuillNet", "QuillNet-S"))
+    assert ("QuillNet-S", "glacier segmentation") in triples(doc, "addresses")
+    assert ("QuillNet", "glacier segmentation") not in triples(doc, "addresses")
+
+
 # -- subjects --------------------------------------------------------------------
 @pytest.mark.parametrize("subject", ["Our method", "The proposed approach", "It", "Our model", "We"])
 def test_words_for_the_proposal_stand_for_its_name(nlp, subject):
@@ -95,9 +103,21 @@ def test_unnamed_proposal_gives_nothing(nlp, subject):
     assert doc._.kg_relations == []
 
 
-def test_nothing_proposed_gives_no_addresses(nlp):
-    doc = annotate(nlp, "RoBERTa is widely used for question answering.",
+def test_nothing_proposed_the_method_opening_the_clause_addresses_its_tasks(nlp):
+    doc = annotate(nlp, "However, RoBERTa is widely used for question answering.",
                    {"RoBERTa": "Method", "question answering": "Task"})
+    assert triples(doc, "addresses") == {("RoBERTa", "question answering")}
+
+
+def test_nothing_proposed_a_method_right_before_for_addresses_the_task(nlp):
+    doc = annotate(nlp, "Many teams now rely on QuillNet (QN) for clause segmentation.",
+                   {"QuillNet": "Method", "clause segmentation": "Task"})
+    assert triples(doc, "addresses") == {("QuillNet", "clause segmentation")}
+
+
+def test_nothing_proposed_a_method_named_in_passing_addresses_nothing(nlp):
+    doc = annotate(nlp, "We compare QuillNet with two parsers on clause segmentation.",
+                   {"QuillNet": "Method", "clause segmentation": "Task"})
     assert rels(doc, "addresses") == []
 
 

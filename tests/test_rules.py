@@ -111,3 +111,32 @@ def test_extending_an_object_family_adds_keys(tmp_path):
     units = rules.load("units", [path])["units"]
     assert units["J"] == ["J", "joules"]
     assert units["%"][-1] == "pct" and units["%"][:-1] == rules.load("units")["units"]["%"]
+
+
+def test_a_units_rule_reaches_the_numbers_of_a_result(tmp_path):
+    """A unit added by a rules file is read after a number, down to the achieves relation."""
+    from kg.extract.numbers import quantities
+
+    path = _write(tmp_path, {"units": {"extend": {"units": {"jf": ["jiffies"]}}}})
+    assert [(q.value, q.unit) for q in quantities("12 jiffies", [path])] == [("12", "jf")]
+    assert [(q.value, q.unit) for q in quantities("12 jiffies")] == [("12", None)]
+    text = "We propose FooNet. FooNet achieves a latency of 12 jiffies on ImageNet."
+
+    def scores(extractor: Extractor) -> list[tuple]:
+        return [(r["s"], r["metric"], r["value"], r.get("unit")) for r in
+                extractor.record(Abstract("a", text))["relations"] if r["p"] == "achieves"]
+
+    assert scores(Extractor()) == [("FooNet", "latency", "12", None)]
+    assert scores(Extractor(rules=[path])) == [("FooNet", "latency", "12", "jf")]
+
+
+def test_an_addresses_rule_reaches_the_relation_rules(tmp_path):
+    """A purpose link added by a rules file links a method to the task it is applied to."""
+    path = _write(tmp_path, {"addresses": {"extend": {"purpose_links": ["applied to"]}}})
+    text = "Results of QuillNet applied to semantic segmentation are strong."
+
+    def addressed(extractor: Extractor) -> list[tuple[str, str]]:
+        return [(r["s"], r["o"]) for r in extractor.record(Abstract("a", text))["relations"] if r["p"] == "addresses"]
+
+    assert addressed(Extractor()) == []
+    assert addressed(Extractor(rules=[path])) == [("QuillNet", "semantic segmentation")]

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 
 from spacy.tokens import Token
 
-from kg.extract.relation_cues import cues
 from kg.extract.relation_sentence import Mention, Sentence
 
 _SEPARATORS = {",", "and", "or", "&", "/"}
 _END_PUNCT = {".", ";", ":", "!", "?", ")", "]", "}"}
-_LEADING_OF = re.compile(r"^(?:those|that|the ones?|the performance|the results?|the accuracy)\s+of\s+", re.I)
+_DASHES = {"-", "--", "\u2013", "\u2014"}  # between spaces, a dash opens an aside
+_POSSESSIVE = {"'s", "\u2019s"}
+_ENUMERATOR = re.compile(r"\s*(?:\d{1,2}|[ivx]{1,4}|[a-h])\s*")
 
 
 @dataclass
@@ -26,22 +27,23 @@ class Baseline:
     named: bool  # an entity, rather than the text's own words
 
 
-def _stop_here(tokens: list[Token], i: int, stops: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
-    for stop in stops.get(tokens[i].lower_, ()):
-        if all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(stop)):
-            return True
-    return False
+def _stop_here(tokens: list[Token], i: int, stops: dict[str, tuple[tuple[str, ...], ...]],
+               exceptions: dict[str, tuple[tuple[str, ...], ...]]) -> bool:
+    """Whether a stop sequence begins at token i (and no exception, as "by itself", does)."""
+    def at(seqs: tuple[tuple[str, ...], ...]) -> bool:
+        return any(all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(seq)) for seq in seqs)
+    return at(stops.get(tokens[i].lower_, ())) and not at(exceptions.get(tokens[i].lower_, ()))
 
 
 def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
     """The compared things written from `pos` on: named methods or the text's
     own words ("the previous state of the art"), split at lists."""
-    c = cues()
+    c = s.cues
     doc = s.doc
     text = s.doc_text
     base = s.start_char
     tokens = list(doc[s.first_token(pos):s.end])
-    lead = _LEADING_OF.match(text[tokens[0].idx:s.end_char]) if tokens else None
+    lead = c.leading_of.match(text[tokens[0].idx:s.end_char]) if tokens else None
     if lead:  # "surpasses that of the previous best"
         tokens = [t for t in tokens if t.idx >= tokens[0].idx + lead.end()]
     pieces: list[list] = []  # each a list of Token | Mention
@@ -58,6 +60,14 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             i += m.tok_end - tok.i
             continue
         low = tok.lower_
+        if cur and isinstance(cur[-1], Mention) and low in _POSSESSIVE:
+            break  # "X's gain of 1.3%": the named method is the baseline
+        if not cur and c.repeated_preposition.match(text, tok.idx):
+            # "over A, as well as over B": the cue's word said again after a separator.
+            end = c.repeated_preposition.match(text, tok.idx).end()
+            while i < len(tokens) and tokens[i].idx < end:
+                i += 1
+            continue
         if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in _SEPARATORS \
                 and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
             break  # a named method ends its item unless a head noun follows ("the BERT baseline")
@@ -79,6 +89,8 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             if close is None:
                 break
             inner = text[tok.idx + 1:tokens[close].idx]
+            if _ENUMERATOR.fullmatch(inner):
+                break  # "(1) outperforms A, (2) ... and (3) ...": the next item of an enumeration
             if c.example_marker.match(inner):
                 inner_pos = tok.idx + 1 - base
                 inner_pos += c.example_marker.match(inner).end()
@@ -100,17 +112,32 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             cur = []
             i += 3 if low == "as" else 1
             continue
-        if c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text):
-            break  # the next clause: "... and further outperforms ..."
+        if (c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text)) \
+                and not (not cur and low in c.baseline_modifiers):
+            break  # the next clause: "... and further outperforms ..." (but "established methods")
+        if not cur and pieces and low.endswith("ing") and tok.text.islower() and low not in c.baseline_modifiers \
+                and low not in c.baseline_heads:
+            break  # "over X, enabling ...": a participle clause, not the next item
         inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
-        if low in _END_PUNCT or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops)):
+        if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops, c.stop_exceptions)):
             break
+        if not inside_word and low in c.stops_after_noun and cur and _noun_like(cur[-1], c):
+            break  # "models trained on X", but "separately trained models"
         cur.append(tok)
         i += 1
     if cur:
         pieces.append(cur)
         seps.append(sep)
     return _finish(s, pieces, seps, examples_from, subject)
+
+
+def _noun_like(item: Token | Mention, c) -> bool:
+    """A named method, a baseline head or a lower-case plural: what a
+    participle ("trained", "based") after it describes."""
+    if isinstance(item, Mention):
+        return True
+    low = item.lower_
+    return low in c.baseline_heads or (low.endswith("s") and low.isalpha() and item.text.islower())
 
 
 def _words(piece: list) -> int:
@@ -146,8 +173,53 @@ def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int
         pending = None
         if out and out[-1].named and not b.named and seps[k] == "," and _starts_with_the(piece):
             continue  # an apposition: "REPA, the current state of the art"
+        if out and not out[-1].named and b.named and seps[k] == "," and _starts_with_the(pieces[k - 1]) \
+                and not out[-1].name.lower().endswith("s"):
+            out[-1] = b  # an apposition: "the baseline model, Mamba"
+            continue
         out.append(b)
     return out
+
+
+def _named_in(s: Sentence, items: list, c) -> Mention | None:
+    """The named method a list item stands for: its last word, or the last
+    named method followed only by generic head nouns ("the RankT5 baseline",
+    "MLP methods", "the RWKV (RWKV-4) architecture")."""
+    for k in range(len(items) - 1, -1, -1):
+        x = items[k]
+        if isinstance(x, Mention):
+            # A name, not a kind written in lower case: "a strong diffusion model baseline" stays whole.
+            return x if k == len(items) - 1 or any(ch.isupper() or ch.isdigit() for ch in x.name) else None
+        if x.lower_ not in c.baseline_heads:
+            return None
+    return None
+
+
+def _name_written(s: Sentence, items: list, c) -> Baseline | None:
+    """A name that no entity span marks, written as one, maybe followed by
+    kind words: "Wanda", "the Huggingface implementation", "Lempel-Ziv"."""
+    k = len(items)
+    while k and isinstance(items[k - 1], Token) and items[k - 1].lower_ in c.baseline_heads:
+        k -= 1
+    if not k or not all(isinstance(t, Token) for t in items[:k]):
+        return None
+    start, end = items[0].idx - s.start_char, items[k - 1].idx + len(items[k - 1].text) - s.start_char
+    words = s.text[start:end].split()
+    if len(words) > 3 or not all(_name_like(w, c) for w in words):
+        return None
+    if any(m.start < end and start < m.end for m in s.mentions):
+        return None  # a dataset, metric or task, not a method
+    if re.search(r"\b(?:on|in|across|at)\s+$", s.text[max(0, start - 8):start], re.I):
+        return None  # "improves accuracy on SQuAD": where, not what
+    return Baseline(s.text[start:end], start, end, named=True)
+
+
+def _name_like(word: str, c) -> bool:
+    """Written as a name: a capital or a digit, not a word that is never a
+    name ("GPU") nor an adjective made with a hyphen ("ImageNet-pretrained")."""
+    if not (word[:1].isupper() or any(ch.isdigit() for ch in word)) or not any(ch.isalpha() for ch in word):
+        return False
+    return word not in c.not_names and word.rsplit("-", 1)[-1].lower() not in c.adjective_suffixes
 
 
 def _starts_with_the(piece: list) -> bool:
@@ -156,7 +228,7 @@ def _starts_with_the(piece: list) -> bool:
 
 def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
     """One list item as a baseline, or None when it is not one."""
-    c = cues()
+    c = s.cues
     items = [x for x in piece if not isinstance(x, str)]
     while items and isinstance(items[0], Token) and items[0].lower_ in c.drop_first:
         items = items[1:]
@@ -167,30 +239,34 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
     last = items[-1]
     end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base
     text = s.text[start:end]
-    lead = _LEADING_OF.match(text)
+    lead = c.leading_of.match(text)
     if lead:
         start += lead.end()
         text = text[lead.end():]
         items = [x for x in items if (x.start if isinstance(x, Mention) else x.idx - base) >= start]
         if not items:
             return None
-    if isinstance(last, Mention):
-        if last.name == subject or last.proposed:
+    named = _named_in(s, items, c)
+    if named is not None:
+        if named.name == subject or named.proposed:
             return None
-        return Baseline(last.name, last.start, last.end, named=True)
-    if any(isinstance(x, Mention) and x.label == "Method" and x.proposed for x in items):
+        return Baseline(named.name, named.start, named.end, named=True)
+    name = _name_written(s, items, c)
+    if name is not None:
+        return name
+    if any(isinstance(x, Mention) and x.label == "Method" and (x.proposed or x.name == subject) for x in items):
         return None
-    if cues().self_reference.pattern.fullmatch(text) or text.lower() in ("ours", "it", "them", "this", "that"):
+    if c.self_reference.pattern.fullmatch(text):
         return None
-    words = text.lower()
-    head = last.lower_
+    head = c.trailing_exception.sub("", text).rsplit(None, 1)[-1].lower()  # "the ASR system by itself"
     first = items[0].lower_ if isinstance(items[0], Token) else ""
+    if first in c.own_first_words:
+        return None  # "the proposed variants"; but "previously proposed techniques" is a baseline
     # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
     plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
-        and last.text.islower()
-    if head in c.baseline_heads or plural_after_marker or "state of the art" in words or "state-of-the-art" in words \
-            or re.search(r"\bsota\b", words):
-        if any(t.lower_ in ("our", "we", "proposed") for t in items if isinstance(t, Token)):
+        and text.rsplit(None, 1)[-1].islower() and head not in c.not_baseline_plurals
+    if head in c.baseline_heads or plural_after_marker or c.baseline_phrase.search(text):
+        if any(t.lower_ in c.own_words for t in items if isinstance(t, Token)):
             return None
         return Baseline(text, start, end, named=False)
     return None

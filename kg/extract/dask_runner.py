@@ -11,7 +11,6 @@ them, so they need not share a file system with the client.
 from __future__ import annotations
 
 import hashlib
-import os
 import tempfile
 import threading
 from pathlib import Path

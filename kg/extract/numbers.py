@@ -1,5 +1,7 @@
 """Numbers as abstracts write them: "7.9%", "+4.7%", "up to 2.5%", "2% to 5%",
-"1.5x", "40 times", "0.3 BLEU", "22.3% WER", "from 61.79 to 66.94".
+"1.5x", "40 times", "0.3 BLEU", "22.3% WER", "from 61.79 to 66.94",
+"from 52.1 and 18.2 to 160.3 and 7.9", "ranging from 2% to 5%", "141 tokens/s".
+A list marker ("(1) outperforms ...") is no number.
 
 `quantities(text)` finds each number with its unit and says, where the text
 does, whether a gain is absolute or relative. It knows nothing of entities:
@@ -11,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Iterable
 
 from kg import rules
-from kg.extract.scanning import matches_at, occurrences
 
 
 @dataclass(frozen=True)
@@ -31,49 +33,11 @@ class Quantity:
     signed: bool = False  # written with an explicit + or - sign
 
 
-@lru_cache(maxsize=1)
-def _units() -> dict[str, str]:
-    """Written unit -> the unit the record uses (rule family "units")."""
-    out: dict[str, str] = {}
-    for unit, forms in rules.load("units")["units"].items():
-        for form in forms:
-            out[form.lower()] = unit
-    return out
-
-
 _ANY_DIGIT = re.compile(r"\d")
-_DIGITS = re.compile(r"\d+")
-_SIGNS = "+-\u2212\u00b1"
 _NUM = r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 # A number must not continue a name ("ResNet-50", "GPT-4o", "v1.0", "CIFAR-10").
 _BEFORE = r"(?<![\w.\-/@])"
 _SIGN = r"(?P<sign>[+\-\u2212\u00b1])?"
-
-
-@lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
-    forms = sorted(_units(), key=len, reverse=True)
-    word_units = [re.escape(f) for f in forms if f[0].isalpha()]
-    sym_units = [re.escape(f) for f in forms if not f[0].isalpha()]
-    # Letter units must end at a word edge ("5 ms" but not "5 msec-long"
-    # read as "ms"); "x"/"times" must not be a dimension ("3 x 3", "256 times 256").
-    unit = (rf"(?:\s?(?:{'|'.join(sym_units)})|"
-            rf"\s?(?:{'|'.join(word_units)})(?![\w\-])(?!\s*\d))")
-    one = rf"{_BEFORE}{_SIGN}(?P<num>{_NUM})(?P<unit>{unit})?(?![\w.]*\d)(?![A-Za-z])"
-    single = re.compile(one, re.I)
-    from_to = re.compile(
-        rf"\bfrom\s+(?:{_SIGN})?(?P<a>{_NUM})(?P<ua>{unit})?\s+(?:\([^()]{{0,60}}\)\s+)?to\s+(?P<sign2>[+\-\u2212])?(?P<b>{_NUM})(?P<ub>{unit})?(?![\w.]*\d)",
-        re.I)
-    span = re.compile(
-        rf"{_BEFORE}(?:between\s+)?(?P<a>{_NUM})(?P<ua>{unit})?\s*(?:-|\u2013|\u2014|~|to|and)\s*(?P<b>{_NUM})(?P<ub>{unit})(?![\w.]*\d)",
-        re.I)
-    return single, from_to, span
-
-
-def _unit(raw: str | None) -> str | None:
-    if not raw:
-        return None
-    return _units().get(raw.strip().lower())
 
 
 _ABSOLUTE = re.compile(r"\babsolute(?:ly)?\b|\bpercentage points?\b|\bpp\b|\bp\.p\.", re.I)
@@ -81,24 +45,13 @@ _RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
 _OTHER_NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:\.\d+)?")
 
 
-# Words one of which the text around a number holds when _ABSOLUTE or _RELATIVE matches there.
-_GAIN_WORDS = ("absolute", "relative", "percentage", "pp", "p.p.")
-
-
 def _gain(text: str, start: int, end: int, unit: str | None) -> str | None:
     """ "absolute" or "relative" when the words right around the number say so."""
-    around = text[max(0, start - 40):end + 25]
-    if around.isascii():  # in ASCII, re.I folds nothing that lower() does not
-        around = around.lower()
-        if all(word not in around for word in _GAIN_WORDS):
-            return None  # the usual case: no word to look for, no window to cut
-    before = text[max(0, start - 40):start]
-    after = text[end:end + 25]
     # Only the words up to the nearest other number count, so that in
     # "2.1% absolute and 3% relative" each number keeps its own word.
-    before = _OTHER_NUMBER.split(before)[-1]
-    after = _OTHER_NUMBER.split(after)[0]
-    if unit == "points" and text[start:end].lower().find("percentage") >= 0:
+    before = _OTHER_NUMBER.split(text[max(0, start - 40):start])[-1]
+    after = _OTHER_NUMBER.split(text[end:end + 25])[0]
+    if unit == "points" and "percentage" in text[start:end].lower():
         return "absolute"
     for window in (after[:20], before):
         if _ABSOLUTE.search(window):
@@ -116,87 +69,157 @@ def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bo
 
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_RANGING = re.compile(r"\brang(?:e|es|ed|ing)\s+$", re.I)
+# "(1) outperforms ..., (2) has ...": an item's number in a list, no result.
+_MARKED_ITEM = re.compile(r"\)\s+[A-Za-z]")
 
 
-def _number_starts(text: str, first_digit: int) -> list[int]:
-    """Every place where `single` or `span` can begin a number, in order: the
-    first digit of each run of digits, a "." just before it (".5") and a
-    sign before either ("+4.7", "+.5"). A digit inside a run is no start: the
-    patterns' lookbehind refuses a number that continues a word or a number."""
-    out = []
-    for m in _DIGITS.finditer(text, first_digit):
-        d = m.start()
-        before = text[d - 1:d] if d else ""
-        if before == "." or (before and before in _SIGNS):
-            if before == "." and d >= 2 and text[d - 2] in _SIGNS:
-                out.append(d - 2)
-            out.append(d - 1)
-        out.append(d)
+def _list_marker(text: str, m: re.Match) -> bool:
+    """A small whole number alone in brackets before a word: "(1)", "(2)"."""
+    if m.group("unit") or m.group("sign") or not m.group("num").isdigit() or int(m.group("num")) > 20:
+        return False
+    return text[m.start() - 1:m.start()] == "(" and bool(_MARKED_ITEM.match(text, m.end()))
+
+
+class NumberReader:
+    """Reads numbers with the units of the rule family "units" (the
+    packaged table, or one changed by the user's rules files)."""
+
+    def __init__(self, units: dict[str, list[str]]):
+        # Written unit -> the unit the record uses.
+        self.units = {form.lower(): unit for unit, forms in units.items() for form in forms}
+        forms = sorted(self.units, key=len, reverse=True)
+        word_units = [re.escape(f) for f in forms if f[0].isalpha()]
+        sym_units = [re.escape(f) for f in forms if not f[0].isalpha()]
+        # Letter units must end at a word edge ("5 ms" but not "5 msec-long"
+        # read as "ms"); "x"/"times" must not be a dimension ("3 x 3", "256 times 256").
+        unit = (rf"(?:\s?(?:{'|'.join(sym_units)})|"
+                rf"\s?(?:{'|'.join(word_units)})(?![\w\-])(?!\s*\d))")
+        # One number of a list, with its unit.
+        self.listed_number = re.compile(rf"(?P<num>{_NUM})(?P<unit>{unit})?", re.I)
+        one = rf"{_BEFORE}{_SIGN}(?P<num>{_NUM})(?P<unit>{unit})?(?![\w.]*\d)(?![A-Za-z])"
+        self.single = re.compile(one, re.I)
+        self.from_to = re.compile(
+            rf"\bfrom\s+(?:{_SIGN})?(?P<a>{_NUM})(?P<ua>{unit})?\s+(?:\([^()]{{0,60}}\)\s+)?to\s+(?P<sign2>[+\-\u2212])?(?P<b>{_NUM})(?P<ub>{unit})?(?![\w.]*\d)",
+            re.I)
+        self.span = re.compile(
+            rf"{_BEFORE}(?:between\s+)?(?P<a>{_NUM})(?P<ua>{unit})?\s*(?:-|\u2013|\u2014|~|to|and)\s*(?P<b>{_NUM})(?P<ub>{unit})(?![\w.]*\d)",
+            re.I)
+        # "from 52.5 and 18.7 to 66.5 and 7.4": two changes written as two lists.
+        listed = rf"(?:{_NUM})(?:{unit})?(?:\s*(?:,\s*(?:and\s+)?|and\s+|/\s*)(?:{_NUM})(?:{unit})?){{1,4}}"
+        self.from_lists = re.compile(rf"\bfrom\s+(?P<a>{listed})\s+to\s+(?P<b>{listed})(?![\w.]*\d)", re.I)
+
+    def unit(self, raw: str | None) -> str | None:
+        if not raw:
+            return None
+        return self.units.get(raw.strip().lower())
+
+    def quantities(self, text: str) -> list[Quantity]:
+        """Every number of `text` with its unit, left to right. Ranges and
+        "from A to B" changes are one quantity each. A unitless number
+        coordinated with a following one that has a unit ("by 3.1 and 1.2
+        points") takes that unit."""
+        if not _ANY_DIGIT.search(text):
+            return []  # every pattern needs a digit
+        single, from_to, span = self.single, self.from_to, self.span
+        found: list[Quantity] = []
+        taken: list[tuple[int, int]] = []
+
+        def free(a: int, b: int) -> bool:
+            return all(b <= s or a >= e for s, e in taken)
+
+        for m in self.from_lists.finditer(text):
+            changes = self._paired_changes(text, m)
+            found += changes
+            if changes:
+                taken.append((m.start(), m.end()))
+        for m in from_to.finditer(text):
+            if not free(m.start(), m.end()):
+                continue
+            ua, ub = self.unit(m.group("ua")), self.unit(m.group("ub"))
+            if ua and ub and ua != ub:
+                continue
+            unit = ub or ua
+            if _RANGING.search(text, max(0, m.start() - 20), m.start()):
+                # "ranging from 10.3% to 35.8%" spans a range; it is no change from one value to another.
+                q = Quantity(value=f"{m.group('a')}-{m.group('b')}", start=m.start(), end=m.end(), unit=unit)
+            else:
+                q = Quantity(value=m.group("b"), start=m.start(), end=m.end(), unit=unit, from_value=m.group("a"))
+            found.append(replace(q, gain=_gain(text, q.start, q.end, unit)))
+            taken.append((m.start(), m.end()))
+        for m in span.finditer(text):
+            if not free(m.start(), m.end()):
+                continue
+            ua, ub = self.unit(m.group("ua")), self.unit(m.group("ub"))
+            if ua and ua != ub:
+                continue
+            joiner = text[m.end("a") if not m.group("ua") else m.end("ua"):m.start("b")].strip().lower()
+            if joiner == "and" and not m.group(0).lower().startswith("between"):
+                # "3.1 and 1.2 points" is two numbers, not a range.
+                continue
+            value = f"{m.group('a')}-{m.group('b')}"
+            found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=ub,
+                                  gain=_gain(text, m.start(), m.end(), ub)))
+            taken.append((m.start(), m.end()))
+        for m in single.finditer(text):
+            if not free(m.start(), m.end()):
+                continue
+            unit = self.unit(m.group("unit"))
+            value = m.group("num")
+            if _is_year_or_count(value, unit, text, m.start()) or _list_marker(text, m):
+                continue
+            found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=unit,
+                                  gain=_gain(text, m.start(), m.end(), unit), signed=bool(m.group("sign"))))
+            taken.append((m.start(), m.end()))
+        found.sort(key=lambda q: q.start)
+        return _share_units(text, _without_spreads(text, found))
+
+    def _paired_changes(self, text: str, m: re.Match) -> list[Quantity]:
+        """The changes of "from A and B to C and D": C from A, D from B, each
+        quantity where its new value is written. Lists of unequal length give none."""
+        olds = list(self.listed_number.finditer(m.group("a")))
+        news = list(self.listed_number.finditer(m.group("b")))
+        if len(olds) != len(news):
+            return []
+        base = m.start("b")
+        out = []
+        for old, new in zip(olds, news):
+            unit = self.unit(new.group("unit")) or self.unit(old.group("unit"))
+            start, end = base + new.start(), base + new.end()
+            out.append(Quantity(value=new.group("num"), start=start, end=end, unit=unit, from_value=old.group("num"),
+                                gain=_gain(text, start, end, unit)))
+        return out
+
+
+def number_reader(extra: Iterable[str] = ()) -> NumberReader:
+    """The reader with the units of the user's rules files `extra`."""
+    return _number_reader(tuple(str(p) for p in extra))
+
+
+@lru_cache(maxsize=16)
+def _number_reader(extra: tuple[str, ...]) -> NumberReader:
+    return NumberReader(rules.load("units", extra)["units"])
+
+
+def quantities(text: str, extra: Iterable[str] = ()) -> list[Quantity]:
+    """Every number of `text` with its unit (see NumberReader.quantities)."""
+    return number_reader(extra).quantities(text)
+
+
+_SPREAD = re.compile(r"\s*\(?\s*(?:\+/-|\+-|\u00b1)\s*")
+
+
+def _without_spreads(text: str, qs: list[Quantity]) -> list[Quantity]:
+    """ "39.75 +/- 0.34%", "85.3 ± 0.2": the spread after "±" is no
+    result of its own; the value before it takes its unit, and its
+    expression runs to the spread's end."""
+    out: list[Quantity] = []
+    for q in qs:
+        if out and _SPREAD.fullmatch(text[out[-1].end:q.start] + ("\u00b1" if text[q.start:q.start + 1] == "\u00b1" else "")):
+            out[-1] = replace(out[-1], end=q.end, unit=out[-1].unit or q.unit)
+            continue
+        out.append(q)
     return out
-
-
-def quantities(text: str) -> list[Quantity]:
-    """Every number of `text` with its unit, left to right. Ranges and
-    "from A to B" changes are one quantity each. A unitless number
-    coordinated with a following one that has a unit ("by 3.1 and 1.2
-    points") takes that unit."""
-    digit = _ANY_DIGIT.search(text)
-    if not digit:
-        return []
-    lower = text.lower()
-    # The patterns are tried only where a number can begin (see
-    # scanning.matches_at), and a range also where "between" does. (lower()
-    # keeps ASCII offsets; "from" and "between" have no letter that re.I
-    # folds with a non-ASCII one, but in other text lower() may change the
-    # offsets, so the range pattern scans it all.)
-    numbers = _number_starts(text, digit.start())
-    single, from_to, span = _patterns()
-    if text.isascii():
-        between = occurrences(lower, "between")
-        ranges = matches_at(span, text, sorted(numbers + between) if between else numbers)
-    else:
-        ranges = span.finditer(text)
-    found: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
-
-    def free(a: int, b: int) -> bool:
-        return all(b <= s or a >= e for s, e in taken)
-
-    for m in from_to.finditer(text) if "from" in lower else ():
-        ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
-        if ua and ub and ua != ub:
-            continue
-        unit = ub or ua
-        q = Quantity(value=m.group("b"), start=m.start(), end=m.end(), unit=unit,
-                     from_value=m.group("a"))
-        found.append(replace(q, gain=_gain(text, q.start, q.end, unit)))
-        taken.append((m.start(), m.end()))
-    for m in ranges:
-        if not free(m.start(), m.end()):
-            continue
-        ua, ub = _unit(m.group("ua")), _unit(m.group("ub"))
-        if ua and ua != ub:
-            continue
-        joiner = text[m.end("a") if not m.group("ua") else m.end("ua"):m.start("b")].strip().lower()
-        if joiner == "and" and not m.group(0).lower().startswith("between"):
-            # "3.1 and 1.2 points" is two numbers, not a range.
-            continue
-        value = f"{m.group('a')}-{m.group('b')}"
-        found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=ub,
-                              gain=_gain(text, m.start(), m.end(), ub)))
-        taken.append((m.start(), m.end()))
-    for m in matches_at(single, text, numbers):
-        if not free(m.start(), m.end()):
-            continue
-        unit = _unit(m.group("unit"))
-        value = m.group("num")
-        if _is_year_or_count(value, unit, text, m.start()):
-            continue
-        found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=unit,
-                              gain=_gain(text, m.start(), m.end(), unit), signed=bool(m.group("sign"))))
-        taken.append((m.start(), m.end()))
-    found.sort(key=lambda q: q.start)
-    return _share_units(text, found)
 
 
 _COORD = re.compile(r"\s*(?:,\s*(?:and|or)?|and|or|/|vs\.?|versus)\s*$", re.I)

@@ -14,61 +14,46 @@ from kg.extract.confidence import EntityConfidence, entity_confidence, keep_conf
 from kg.extract.pipeline import extraction_pipeline
 from kg.extract.relation_confidence import RelationConfidence, relation_confidence
 from kg.nlp import ENTITY_TYPES
-from kg.nlp.entities import doc_extension, fold_name, settled_entities
-from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
+from kg.nlp.entities import fold_name, settled_entities
+from kg.nlp.tokens import doc_text
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
 
 
 def _sentence_offsets(doc: Doc) -> list[list[int]]:
-    """[start, end] characters of each sentence, read from the token
-    columns (kg.nlp.tokens) instead of building a Span per sentence. A
-    sentence ends where the next starts, as in the token view."""
-    if not len(doc):
-        return [[s.start_char, s.end_char] for s in doc.sents]
-    texts, _, idxs = view_columns(doc)[:3]
-    starts = sentence_starts_of(doc)
-    return [[idxs[start], idxs[end - 1] + len(texts[end - 1])] for start, end in zip(starts, starts[1:] + [len(texts)])]
+    """[start, end] characters of each sentence."""
+    return [[sent.start_char, sent.end_char] for sent in doc.sents]
 
 
 def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> dict[str, list[dict]]:
     """The record's entities per type (see doc_to_record)."""
     confidence = confidence or entity_confidence()
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
-    # (type, merge key) -> (the entity's dict, its name folded, its aliases so far, its mentions' rules)
-    merged: dict[tuple[str, str], tuple[dict, str, set[str], set[str]]] = {}
     text = doc_text(doc)
-    # Unpacked in Entity's field order: each field read by name is an attribute lookup.
-    for _, _, start, end, label, name, also, proposed, canonical, exact_match, source in settled_entities(doc):
-        if label not in entities:
+    rules_of: dict[tuple[str, str], set[str]] = {}  # the rules that found each entity's mentions
+    for e in settled_entities(doc):
+        if e.label not in entities:
             continue
-        written = text[start:end]
-        name = name or written
-        key = fold_name(canonical or name)
-        found = merged.get((label, key))
-        if found is None:
-            ent = entities[label][key] = {"name": name}
-            found = merged[(label, key)] = (ent, fold_name(name), set(), set())
-        ent, folded, aliases, sources = found
-        sources.add(source)
-        if also:
-            aliases.update(also)
-        if fold_name(written) != folded:
-            aliases.add(written)
-        if name is not written and fold_name(name) != folded:
-            aliases.add(name)
-        if aliases and "aliases" not in ent:
-            ent["aliases"] = None  # its place among the keys; the sorted aliases go in below
-        if proposed:
-            ent["proposed"] = True
-        if canonical and canonical != ent["name"]:
-            ent["canonical"] = canonical
-        if exact_match:
-            ent["exactMatch"] = list(exact_match)
-        ent.setdefault("mentions", []).append([start, end])
-    for (label, _), (ent, _, aliases, sources) in merged.items():
+        written = text[e.start_char:e.end_char]
+        name = e.name or written
+        key = fold_name(e.canonical or name)
+        ent = entities[e.label].setdefault(key, {"name": name})
+        rules_of.setdefault((e.label, key), set()).add(e.source)
+        aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
+        for form in (written, name):
+            if fold_name(form) != fold_name(ent["name"]):
+                aliases.add(form)
         if aliases:
             ent["aliases"] = sorted(aliases)
+        if e.proposed:
+            ent["proposed"] = True
+        if e.canonical and e.canonical != ent["name"]:
+            ent["canonical"] = e.canonical
+        if e.exact_match:
+            ent["exactMatch"] = list(e.exact_match)
+        ent.setdefault("mentions", []).append([e.start_char, e.end_char])
+    for (label, key), sources in rules_of.items():
+        ent = entities[label][key]
         ent["confidence"] = confidence(sources, label, len(ent["mentions"]))
     return {t: list(v.values()) for t, v in entities.items()}
 
@@ -92,7 +77,7 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
     Facts below `min_confidence` are left out (keep_confident)."""
     relation_values = relation_values or relation_confidence()
     entities = _merged_entities(doc, confidence)
-    relations = relation_values.calibrate([dict(r) for r in (doc_extension(doc, "kg_relations") or [])], entities)
+    relations = relation_values.calibrate([dict(r) for r in (doc._.kg_relations or [])], entities)
     record = {
         "id": rid,
         "entities": entities,
@@ -145,7 +130,7 @@ class Extractor:
 
 def _release(doc: Doc) -> None:
     """Let a Doc whose record is built be freed at once. Its abbreviation
-    spans refer back to it (Doc -> user_data -> Span -> Doc), a cycle that
+    spans refer back to it (Doc -> doc._.abbreviations -> Span -> Doc), a cycle that
     only Python's cycle collector would break: until then every finished Doc
     stays in memory with all it holds, and each full collection walks them all."""
-    doc.user_data.pop("kg_abbreviations", None)
+    doc._.abbreviations = None

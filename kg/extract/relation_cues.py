@@ -6,44 +6,23 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Iterable
 
 from kg import rules
 from kg.extract.scanning import matches_at, occurrences
 
 
-def _alt(pieces: list[str]) -> str:
-    """One alternation of `pieces`, longest first. When every piece begins
-    with a letter, a lookahead of those first letters leads it: the engine
-    then turns most positions away with one character test instead of trying
-    every piece. It asks nothing the pieces do not, so the matches are the
-    same (with re.I, [abc] and a, b, c fold case alike); searches run about
-    twice as fast."""
-    alternation = "(?:" + "|".join(sorted(pieces, key=len, reverse=True)) + ")"
-    firsts = {p[0].lower() for p in pieces}
-    if pieces and all(p[:1].isascii() and p[:1].isalpha() for p in pieces):
-        return "(?=[" + "".join(sorted(firsts)) + "])" + alternation
-    return alternation
+def _alt(pieces: Iterable[str]) -> str:
+    """One alternation of the regex `pieces`, longest first (so that of two
+    pieces matching at one place the longer is tried first)."""
+    return "(?:" + "|".join(sorted(pieces, key=len, reverse=True)) + ")"
 
 
-# The characters that re.I lets stand for an ASCII letter besides its two cases.
-_FOLDS = {"i": "i\u0130\u0131", "k": "k\u212a", "s": "s\u017f"}
-
-
-def _word_start(pieces: list[str]) -> str:
-    r"""`\b(?:piece|piece...)`, written so that sre can skip ahead: a pattern
-    that opens with a character set (outside re.I) is only tried where the
-    text has one of those characters, while one that opens with \b or a
-    lookahead is tried at every position. So the first letter is matched by
-    a case-explicit set, \b becomes "no word character before it", and each
-    piece checks its own first letter with a lookbehind. Same matches, in
-    the same order of pieces; worth it when the first letters are rare ones.
-    Every piece must begin with a plain ASCII letter; compile with re.I."""
-    firsts = sorted({p[0].lower() for p in pieces})
-    assert all(f.isascii() and f.isalpha() for f in firsts)
-    letters = "".join(_FOLDS.get(f, f) + f.upper() for f in firsts)
-    return rf"(?-i:[{letters}])(?<!\w.)(?:" + "|".join(f"(?<={p[0]}){p[1:]}" for p in pieces) + ")"
+# What str.lower() leaves of the letters that re.I lets stand for an ASCII one
+# (\u0131 and \u0130 for i, \u017f for s): a lower-cased text with one of
+# these may match a cue without showing any of its words.
+_FOLDS = "\u0131\u017f\u0307"
 
 
 def _heads(pieces: Iterable[str]) -> tuple[str, ...]:
@@ -102,28 +81,41 @@ class Places:
 
 class Cue:
     """A cue pattern (compiled with re.I) with its heads: the lower-case
-    words every match of it begins with. Scanning a sentence with the
-    pattern tries it at every character; trying it only where a head begins
-    (see Places) gives the same matches for a fraction of the cost.
+    words every match of it begins with, derived from the pattern's own
+    pieces (_heads). Scanning a sentence with the pattern tries it at every
+    character; trying it only where a head begins (see Places) gives the
+    same matches for a fraction of the cost.
+
+    A pattern that opens with no literal word (a number: "+1.2% over") has
+    no heads and is scanned; its `needs` are the literal words of another
+    of its pieces, one of which every match holds ("over", "against").
 
     Each method reads `text`, a piece of a sentence that begins at `offset`
     in it, and `places`, the Places of the whole sentence."""
 
-    __slots__ = ("pattern", "heads")
+    __slots__ = ("pattern", "heads", "needs")
 
-    def __init__(self, pattern: re.Pattern, heads: Iterable[str]):
+    def __init__(self, pattern: re.Pattern, heads: Iterable[str], needs: Iterable[str] | None = None):
         self.pattern = pattern
         self.heads = tuple(heads)
+        self.needs = self.heads if needs is None else tuple(needs)
+        assert self.needs, "a cue needs heads or other literal words to look for"
+
+    def may_match(self, lower: str) -> bool:
+        """Whether the pattern can match the text whose lower-cased form is
+        `lower`: whether one of its literal words is in it. A sentence with
+        none is passed over unscanned."""
+        return any(word in lower for word in self.needs) or any(ch in lower for ch in _FOLDS)
 
     def finditer(self, text: str, places: Places, offset: int = 0) -> list[re.Match]:
         """pattern.finditer(text), as a list."""
-        if not places.ascii:
+        if not places.ascii or not self.heads:
             return list(self.pattern.finditer(text))
         return matches_at(self.pattern, text, self._starts(places, offset, len(text)))
 
     def search(self, text: str, places: Places, offset: int = 0) -> re.Match | None:
         """pattern.search(text)."""
-        if not places.ascii:
+        if not places.ascii or not self.heads:
             return self.pattern.search(text)
         match = self.pattern.match
         for i in self._starts(places, offset, len(text)):
@@ -146,40 +138,93 @@ class Cue:
         return starts[:bisect_left(starts, length)]
 
 
+def _cue(pattern: str, pieces: Iterable[str], needs: Iterable[str] | None = None) -> Cue:
+    """A cue whose matches begin with one of the regex `pieces` (`pattern` is
+    written with them); its heads are theirs. `needs`: for a pattern whose
+    matches begin with no literal word, pieces one of which every match holds."""
+    if needs is not None:
+        return Cue(re.compile(pattern, re.I), (), _heads(needs))
+    return Cue(re.compile(pattern, re.I), _heads(pieces))
+
+
+# The cues that find a comparison (Cues.comparison): a sentence in which none
+# may match compares nothing.
+COMPARISON_CUES = ("improve_verb", "comparative_than", "gain_over", "gain_from", "improve_over", "compared_to",
+                   "margin_over", "improve_of", "improve_object", "parity")
+
+
 @dataclass(frozen=True)
 class Cues:
+    """The relation rules' cue patterns and word lists, compiled from the
+    relation_cues family (packaged file and the user's rules files)."""
+
     improve_verb: Cue  # "outperforms", "surpassing"
     comparative_than: Cue  # "better than", "higher accuracy than"
     gain_over: Cue  # "improvements over", "4.41x acceleration over"
+    gain_from: Cue  # "a reduction of 13.5% from": a gain with its number, then its baseline after "from"
     improve_over: Cue  # "improves over", "improves upon"
     compared_to: Cue  # "compared to", "in comparison with"
     gain_context: Cue  # a comparative or gain word that makes "compared to" a gain
     improve_of: Cue  # "improves the accuracy of"
-    margin_over: re.Pattern  # a margin written before its baseline: "+1.2% over", "3 points over"
+    improve_object: Cue  # "improves" with the improved method as object: "improves BERT"
+    margin_over: Cue  # a margin written before its baseline: "+1.2% over", "3 points over"
+    percent_over: Cue  # "8% over X": a margin only after a margin's words ("by 8% over", "a gain of 8% over")
     achieve_verb: Cue
     gain_after: re.Pattern  # right after a number: "improvement", "faster"
     gain_before: Cue  # right before a number: "by", "an improvement of"
     evaluation: Cue
+    report_verb: re.Pattern  # "show", "demonstrate": a sentence that reports a result
     self_reference: Cue  # "our method", "the proposed approach", "we"
     it_reference: Cue  # "it" as a subject
     definite_reference: Cue  # "the optimizer", "the detector": the paper's method named by its kind
+    own_before_name: re.Pattern  # "our" right before a method's name: the paper's own
+    sentence_opener: re.Pattern  # all that may come before a sentence's fronted comparison
+    yardstick: re.Pattern  # "on par with X": X is compared with, not the subject
+    parity: Cue  # "on par with", "comparable accuracy to": a yardstick comparison's cue
+    advantage: re.Pattern  # after a yardstick's baseline: ", with 10x fewer parameters", "while being faster"
+    compared_before: re.Pattern  # "than X", "over the X": right before a compared method
+    verb_object_start: re.Pattern  # "outperforms all X": the words between an improve verb and its object
+    lower_is_better: re.Pattern  # metrics in which lower is better: "error", "FID"
+    clause_break: re.Pattern  # where a clause begins: ";", "while", "which"
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
+    not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
     drop_first: frozenset[str]
     stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
+    stop_exceptions: dict[str, tuple[tuple[str, ...], ...]]  # ... and those that do not ("by itself")
+    trailing_exception: re.Pattern  # one of those at the end of a phrase, after its head
+    baseline_phrase: re.Pattern  # "state of the art", "SOTA": a phrase holding one is a baseline
+    own_words: frozenset[str]  # "our", "we": a phrase with one is the paper's own
+    own_first_words: frozenset[str]  # "proposed": first in a phrase, it is the paper's own
+    stops_after_noun: frozenset[str]  # "trained": ends a baseline phrase after a noun
+    repeated_preposition: re.Pattern  # "over", "than" said again after a list's separator
+    leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern
-    # trigger substring -> the cues it lets through. Substring tests (`in`)
-    # run in C and cost a third of one regular expression of all the triggers.
-    triggers: dict[str, tuple[str, ...]]
+    example_in: re.Pattern  # an example marker anywhere: "prior methods, such as"
+    not_names: frozenset[str]  # the lexicon's words that are never names ("GPU")
+    adjective_suffixes: frozenset[str]  # the lexicon's "-based", "-pretrained": an adjective, not a name
+
+    @cached_property
+    def _needles(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each literal word of the comparison cues with the cues that need
+        it: one pass of substring tests (`in`, a scan in C) answers for all."""
+        by_word: dict[str, list[str]] = {}
+        for name in COMPARISON_CUES:
+            for word in getattr(self, name).needs:
+                by_word.setdefault(word, []).append(name)
+        return tuple((word, tuple(names)) for word, names in by_word.items())
 
     def triggered(self, lowered: str) -> set[str]:
-        """The cues that could match this lower-cased text: those with a
-        trigger in it. A sentence with none compares nothing."""
-        return {cue for word, names in self.triggers.items() if word in lowered for cue in names}
+        """The comparison cues (COMPARISON_CUES) that could match this
+        lower-cased text (Cue.may_match for each). A sentence with none
+        compares nothing."""
+        if any(ch in lowered for ch in _FOLDS):
+            return set(COMPARISON_CUES)
+        return {name for word, names in self._needles if word in lowered for name in names}
 
     def any_trigger(self, lowered: str) -> bool:
-        """Whether any cue could match this lower-cased text."""
-        return any(word in lowered for word in self.triggers)
+        """Whether any comparison cue could match this lower-cased text."""
+        return any(word in lowered for word, _ in self._needles) or any(ch in lowered for ch in _FOLDS)
 
 
 def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
@@ -190,21 +235,9 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _cues_by_trigger(triggers: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
-    """cue -> trigger substrings, turned round: trigger -> cues, in file order."""
-    out: dict[str, list[str]] = {}
-    for cue, words in triggers.items():
-        for word in words:
-            out.setdefault(word, []).append(cue)
-    return {word: tuple(cues) for word, cues in out.items()}
-
-
-# Words after which "it" is an object ("compared with it", "makes it"), not the subject.
-_NOT_BEFORE_SUBJECT_IT = (
-    "of", "to", "on", "in", "for", "with", "from", "by", "into", "onto", "over", "than", "as", "at", "about",
-    "under", "upon", "via", "against", "make", "makes", "making", "made", "render", "renders", "apply", "applies",
-    "applying", "applied", "use", "uses", "using", "used", "train", "trains", "training", "call", "calls", "called",
-    "is", "are", "was", "were", "be", "been", "let", "lets", "keep", "keeps", "find", "finds", "found")
+def _words(pieces: list[str]) -> str:
+    r"""`\b(?:piece|...)\b`: whole words or phrases."""
+    return rf"\b{_alt(pieces)}\b"
 
 
 def cues(extra: Iterable[str] = ()) -> Cues:
@@ -215,52 +248,86 @@ def cues(extra: Iterable[str] = ()) -> Cues:
 @lru_cache(maxsize=16)
 def _cues(extra: tuple[str, ...]) -> Cues:
     data = rules.load("relation_cues", extra)
-    own = ["our", "the proposed", "this", "the presented", "the resulting", "the new"]
-    compared = ["compared (?:to|with)", "in comparison (?:to|with)", "relative to", "against", "versus", r"vs\.?"]
+    lexicon = rules.load("lexicon", extra)
     verbs = _alt(data["improve_verbs"])
     nouns = _alt(data["improve_nouns_over"])
     comparatives = _alt(data["comparatives"])
     gains = _alt(data["gain_words"])
     improve_of = _alt(data["improve_of"])
-    method_nouns = _alt(data["method_nouns"])
+    over = _alt(data["over_words"])
+    compared = data["compared_to"]
+    # "over" and "compared to" both name the baseline after a gain.
+    baseline_after = data["over_words"] + compared
+    self_pieces = [rf"{word}\s+(?:[\w-]+\s+){{0,3}}?{_alt(data['method_nouns'])}s?\b" for word in data["own_markers"]] \
+        + [rf"{word}\b" for word in data["self_reference"]]
+    # "it" as a subject: not right after a word that makes it an object ("compared with it", "makes it").
+    it_pieces = [r"it\s" + "".join(rf"(?<!\b{w}\sit\s)" for w in data["not_before_subject_it"]),
+                 # "its advantage over": the text given ends where the cue word starts.
+                 r"its\s+(?:[\w-]+\s+){0,2}$"]
+    definite = data["definite_determiners"]
+    breaks = data["clause_breaks"]
+    margin = _alt(data["margin_units"])
     return Cues(
-        improve_verb=Cue(re.compile(rf"\b{verbs}\b", re.I), _heads(data["improve_verbs"])),
+        improve_verb=_cue(rf"\b{verbs}\b", data["improve_verbs"]),
         # "than" after a comparative, a few words apart; "more than 10%" is a qualifier, not a comparison.
-        comparative_than=Cue(re.compile(rf"\b{comparatives}\b(?:\s+[\w-]+){{0,3}}?\s+than\b(?!\s+[\d.]+)", re.I),
-                             _heads(data["comparatives"])),
-        gain_over=Cue(re.compile(rf"\b{nouns}\b(?:[^.;:]|\.(?=\d)){{0,60}}?\b(?:over|upon|against|compared (?:to|with)|relative to|in comparison (?:to|with))\b",
-                                 re.I), _heads(data["improve_nouns_over"])),
+        comparative_than=_cue(rf"\b{comparatives}\b(?:\s+[\w-]+){{0,3}}?\s+than\b(?!\s+[\d.]+)", data["comparatives"]),
+        gain_over=_cue(rf"\b{nouns}\b(?:[^.;:]|\.(?=\d)){{0,60}}?\b{_alt(baseline_after)}\b", data["improve_nouns_over"]),
+        # "from" names the baseline only right after the gain's number: "gains from pre-training" name a source.
+        gain_from=_cue(rf"\b{nouns}\s+of\s+(?:{_alt(data['number_qualifiers'])}\s+)*[+\u2212]?\d+(?:\.\d+)?\s?(?:%|{margin})?\s+from\s",
+                       data["improve_nouns_over"]),
         # "improves over", "improves final test accuracy over"; "on" only right after the verb's object.
-        improve_over=Cue(re.compile(r"\bimprov\w*\s+(?:(?:[\w-]+\s+){0,4}?(?:over|upon)|(?:[\w-]+\s+){0,2}?on)\b", re.I), ["improv"]),
-        compared_to=Cue(re.compile(rf"\b(?:{'|'.join(compared)})\s", re.I), _heads(compared)),
-        gain_context=Cue(re.compile(rf"\b(?:{comparatives}|{gains}|{improve_of})\b", re.I),
-                         _heads(data["comparatives"] + data["gain_words"] + data["improve_of"])),
-        improve_of=Cue(re.compile(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", re.I), _heads(data["improve_of"])),
-        margin_over=re.compile(
-            r"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|points?|pts|pp)?|\d+(?:\.\d+)?\s?(?:points?|pts|pp|x|\u00d7))"
-            r"\s+(?:(?:absolute|relative|higher|better|more|lower|less|fewer)\s+)?(?:over|against)\s", re.I),
-        achieve_verb=Cue(re.compile(rf"\b{_alt(data['achieve_verbs'])}\b", re.I), _heads(data["achieve_verbs"])),
+        improve_over=_cue(rf"\b{_alt(data['improve_on_verbs'])}\s+(?:(?:[\w-]+\s+){{0,4}}?{over}|(?:[\w-]+\s+){{0,2}}?on)\b",
+                          data["improve_on_verbs"]),
+        compared_to=_cue(rf"\b{_alt(compared)}\s", compared),
+        gain_context=_cue(rf"\b(?:{comparatives}|{gains}|{improve_of})\b",
+                          data["comparatives"] + data["gain_words"] + data["improve_of"]),
+        # Not the second half of a compound: "an Autoencoder-enhanced model".
+        improve_object=_cue(rf"(?<!-)\b{_alt(data['improve_object_verbs'])}\s+", data["improve_object_verbs"]),
+        improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", data["improve_of"]),
+        margin_over=_cue(
+            rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?|\d+(?:\.\d+)?\s?{margin})"
+            rf"\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
+        percent_over=_cue(rf"(?<![\w.])\d+(?:\.\d+)?\s?%\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
+        achieve_verb=_cue(rf"\b{_alt(data['achieve_verbs'])}\b", data["achieve_verbs"]),
         gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
-        gain_before=Cue(re.compile(
-            rf"(?:\bby|\b{gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?|\bmargin of)\s+(?:(?:up to|over|more than|about|around|nearly|almost|roughly|approximately|"
-            rf"at least|an average of|on average|average|a|an|absolute|relative|absolutely|relatively|only|just)\s+)*~?$", re.I),
-            _heads(["by", "margin of"] + data["gain_words"])),
-        evaluation=Cue(re.compile(rf"\b{_alt(data['evaluation'])}", re.I), _heads(data["evaluation"])),
-        self_reference=Cue(re.compile(_word_start(
-            [rf"{word}\s+(?:[\w-]+\s+){{0,3}}?{method_nouns}s?\b" for word in own] + [r"we\b", r"ours\b"]), re.I),
-            _heads(own + ["we", "ours"])),
-        it_reference=Cue(re.compile(_word_start([
-            r"it\s" + "".join(rf"(?<!\b{w}\sit\s)" for w in _NOT_BEFORE_SUBJECT_IT),
-            # "its advantage over": the text given ends where the cue word starts.
-            r"its\s+(?:[\w-]+\s+){0,2}$"]), re.I), ["it"]),
-        definite_reference=Cue(re.compile(
-            rf"\b(?:the|this)\s+(?!(?:{_alt(data['baseline_modifiers'])}|teacher|dense|base|full|same|student|best|top|strongest|largest|smallest)\b)"
-            rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!of\b|in\b|that\b|which\b|is\s+(?:a|an|the)\b)", re.I),
-            ["the", "this"]),
+        gain_before=_cue(
+            rf"(?:\b{_alt(data['margin_before'])}|\b{gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?)"
+            rf"\s+(?:{_alt(data['number_qualifiers'])}\s+)*~?$", data["margin_before"] + data["gain_words"]),
+        report_verb=re.compile(rf"\b{_alt(data['report_verbs'])}\b", re.I),
+        evaluation=_cue(rf"\b{_alt(data['evaluation'])}", data["evaluation"]),
+        self_reference=_cue(rf"\b{_alt(self_pieces)}", self_pieces),
+        it_reference=_cue(rf"\b{_alt(it_pieces)}", it_pieces),
+        definite_reference=_cue(
+            rf"\b{_alt(definite)}\s+(?!{_alt(data['baseline_modifiers'] + data['definite_not_modifiers'])}\b)"
+            rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!{_alt(data['definite_not_before'])}\b)",
+            definite),
+        own_before_name=re.compile(rf"\b{_alt(data['own_before_name'])}\s+$", re.I),
+        sentence_opener=re.compile(rf"^\s*(?:{_alt(data['sentence_openers'])},?\s+)?$", re.I),
+        yardstick=re.compile(rf"{_words(data['yardsticks'])}[^,;.]{{0,50}}$", re.I),
+        parity=_cue(rf"\b{_alt(data['yardsticks'])}\s+", data["yardsticks"]),
+        advantage=re.compile(rf"(?:[^.;]|\.(?=\d)){{0,20}}?{_words(data['advantage_links'])}(?:[^.;]|\.(?=\d)){{0,60}}?"
+                             rf"\b(?:{comparatives}|{gains})\b", re.I),
+        compared_before=re.compile(
+            # "than X", "of an RNN", "with standard beam search": up to two lower-case words between.
+            rf"\b{_alt(data['compared_before'] + compared)}\s+(?:(?:the|a|an)\s+)?(?-i:[a-z][\w-]*\s+){{0,2}}$", re.I),
+        verb_object_start=re.compile(rf"\s*(?:{_alt(data['verb_object_words'])}\s+)*", re.I),
+        lower_is_better=re.compile(_words(data["lower_is_better"]), re.I),
+        clause_break=re.compile(_alt([re.escape(b) if not b[0].isalnum() else rf"\b{re.escape(b)}\b" for b in breaks]), re.I),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
+        not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
-        triggers=_cues_by_trigger(data["triggers"]),
-        example_marker=re.compile(rf"^\s*(?:{_alt(data['example_markers'])})\s*", re.I),
+        stop_exceptions=_by_first_word(data["baseline_stop_exceptions"]),
+        trailing_exception=re.compile(rf"\s+{_alt([re.escape(e) for e in data['baseline_stop_exceptions']])}$", re.I),
+        baseline_phrase=re.compile(_words(data["baseline_phrases"]), re.I),
+        own_words=frozenset(w.lower() for w in data["own_words"]),
+        own_first_words=frozenset(w.lower() for w in data["own_first_words"]),
+        stops_after_noun=frozenset(w.lower() for w in data["baseline_stop_after_noun"]),
+        repeated_preposition=re.compile(rf"\b(?:{_alt(baseline_after)}|than)\s", re.I),
+        leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
+        example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
+        example_in=re.compile(rf",?\s*\(?\b{_alt(data['example_markers'])}\s*", re.I),
+        not_names=frozenset(lexicon["not_names"]),
+        adjective_suffixes=frozenset(w.lower() for w in lexicon["adjective_suffixes"]),
     )

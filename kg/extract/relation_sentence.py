@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from spacy.tokens import Doc
 
-from kg.extract.numbers import Quantity, quantities as find_quantities
-from kg.extract.relation_cues import Places
+from kg.extract.numbers import NumberReader, Quantity, number_reader
+from kg.extract.relation_cues import Cues, Places
 from kg.nlp.entities import settled_entities
 from kg.nlp.tokens import view_columns
 
@@ -45,15 +45,22 @@ class Sentence:
     start_char: int  # character offsets in `doc_text` (end_char: where the last token ends)
     end_char: int
     text: str  # doc_text[start_char:end_char]
-    lower: str  # text.lower(), made once for the rules' cheap pre-checks
+    lower: str  # text.lower(), made once for the rules' pre-checks
     places: Places  # where the cue words begin in `lower`, found when first asked
     doc_text: str
     mentions: list[Mention]
     main: str | None  # the paper's main proposed method
+    cues: Cues  # the relation cues, with the user's rules files
+    proposals: dict[str, str]  # how the text writes each proposed method -> its name
     found_quantities: list[Quantity] | None = None  # see `quantities`
     by_token: dict[int, Mention] = field(default_factory=dict)
     clause_breaks: list[int] | None = None  # filled when first asked for
+    last_proposal: str | None = None  # the proposed method named last before the sentence
     by_label: dict[str, list[Mention]] | None = None  # of()'s answers, made when first asked
+    context_dataset: str | None = None  # where earlier results were measured (kg.extract.results.result_setting)
+    result_rules: Any = None  # kg.extract.results.ResultRules with the user's rules files; None: the packaged
+    numbers: NumberReader | None = None  # reads numbers with the user's units; None: the packaged
+    address_cues: Any = None  # kg.extract.address_cues.AddressCues with the user's rules files; None: the packaged
 
     def of(self, label: str) -> Sequence[Mention]:
         """The mentions of type `label`, in text order. The rules ask this many
@@ -69,9 +76,9 @@ class Sentence:
     def quantities(self) -> list[Quantity]:
         """The numbers of the sentence that can be results: not sizes, not
         part of an entity's name. Found when first asked for: only sentences
-        that compare or name a metric ask, a third of those with a number."""
+        that compare or name a metric ask."""
         if self.found_quantities is None:
-            self.found_quantities = [q for q in find_quantities(self.text)
+            self.found_quantities = [q for q in (self.numbers or number_reader()).quantities(self.text)
                                      if q.unit not in _SIZE_UNITS and not _inside_mention(self, q)]
         return self.found_quantities
 
@@ -80,7 +87,7 @@ class Sentence:
 
     def first_token(self, pos: int) -> int:
         """The index of the first token starting at or after character `pos`."""
-        idxs = view_columns(self.doc)[2]
+        idxs = view_columns(self.doc).idxs
         return bisect_left(idxs, self.start_char + pos, self.start, self.end)
 
 
@@ -93,17 +100,19 @@ def doc_mentions(doc: Doc, text: str) -> list[Mention]:
 
 
 def sentence_view(doc: Doc, bounds: tuple[int, int, int, int], doc_text: str, ents: list[Mention],
-                  main: str | None, lower: str | None = None) -> Sentence:
+                  main: str | None, cues: Cues, proposals: dict[str, str] | None = None,
+                  lower: str | None = None) -> Sentence:
     """The sentence of `doc` with `bounds` (first token, end token, start
-    char, end char) and entity mentions `ents`; `lower` is its lower-cased
-    text when the caller has it already."""
+    char, end char) and entity mentions `ents`, read with `cues`; `lower` is
+    its lower-cased text when the caller has it already."""
     start, end, base, end_char = bounds
     mentions = [Mention(m.start - base, m.end - base, m.label, m.name,
                         m.proposed or (m.label == "Method" and m.name == main), m.tok_start, m.tok_end)
                 for m in ents]
     text = doc_text[base:end_char]
     lower = text.lower() if lower is None else lower
-    s = Sentence(doc, start, end, base, end_char, text, lower, Places(text, lower), doc_text, mentions, main)
+    s = Sentence(doc, start, end, base, end_char, text, lower, Places(text, lower), doc_text, mentions, main,
+                 cues, proposals if proposals is not None else ({main: main} if main else {}))
     s.by_token = {m.tok_start: m for m in mentions}
     return s
 

@@ -23,17 +23,15 @@ from typing import Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from kg.extract.address_cues import address_cues
 from kg.extract.baselines import Baseline, baselines_from
-from kg.extract.numbers import Quantity, runs
-from kg.extract.relation_cues import Places, cues
+from kg.extract.numbers import Quantity, number_reader, runs
+from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
-from kg.extract.scanning import occurrences
+from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
+                                named_for_training, plain_score, previous_in_list, respective, respective_metric,
+                                result_rules, result_setting, score_list)
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
-
-# The lookahead (the first characters the alternatives can match) lets most
-# positions fail at once instead of trying each word: twice as fast, same matches.
-_CLAUSE_BREAK = re.compile(r"(?=[;:wbta])(?:[;:]|\b(?:while|whereas|but|although|though|that|which|where)\b)", re.I)
-_BREAK_WORDS = ("while", "whereas", "but", "although", "though", "that", "which", "where")
 
 
 @dataclass
@@ -63,14 +61,24 @@ class RelationFinder:
     def __init__(self, min_confidence: float = 0.0, rules: Iterable[str] = ()):
         self.min_confidence = min_confidence
         self.cues = cues(rules)
+        self.results = result_rules(rules)
+        self.numbers = number_reader(rules)
+        self.address_cues = address_cues(rules)
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc_text(doc)
         ents = doc_mentions(doc, text)
-        main = _main_proposal(ents, text)
+        c = self.cues
+        main = _main_proposal(ents, text, c)
+        # The ways the text writes its proposals, to find them where no entity span marks them.
+        proposals = {text[m.start:m.end]: m.name for m in ents if m.label == "Method" and m.proposed}
+        if main is not None:
+            proposals.setdefault(main, main)
         starts = [m.tok_start for m in ents]
-        any_trigger = cues().any_trigger
+        any_trigger = c.any_trigger
         found = _Relations()
+        proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
+        setting = None  # the dataset of the results reported so far (see results.result_setting)
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
             lo, hi = bisect_left(starts, first), bisect_left(starts, end)
@@ -81,12 +89,18 @@ class RelationFinder:
                 lower = text[char_start:char_end].lower()
                 if not any_trigger(lower):
                     continue  # no entity, and no comparison whose subject could be the proposal
-            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, lower)
+            before = [name for at, name in proposed_at if at < char_start]
+            s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
+            s.last_proposal = before[-1] if before else None
+            s.context_dataset, s.result_rules, s.numbers = setting, self.results, self.numbers
+            s.address_cues = self.address_cues
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
             _evaluations(s, comparisons, found)
             _addresses(s, found)
+            setting = result_setting(s, _test_datasets(s), setting)
+        _evaluations_of_results(found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
 
@@ -108,14 +122,12 @@ def _sentences(doc: Doc) -> Iterator[tuple[int, int, int, int]]:
         first = end
 
 
-_OWN = re.compile(r"\b(?:our|the proposed|our proposed|our new)\s+$", re.I)
-
-
-def _main_proposal(ents: list[Mention], text: str) -> str | None:
+def _main_proposal(ents: list[Mention], text: str, c: Cues) -> str | None:
     """The paper's own method: the proposed Method the text names most often
     (the first of those on a tie: a part or a variant introduced before the
-    system is named less), else the first method the text calls its own
-    ("our MambaOut model")."""
+    system is named less), one written as a name ("Titans", "DEZ") before a
+    phrase in lower case ("hidden state"); else the first method the text
+    calls its own ("our MambaOut model")."""
     counts: dict[str, int] = {}
     last_end: dict[str, int] = {}
     for m in ents:
@@ -130,9 +142,10 @@ def _main_proposal(ents: list[Mention], text: str) -> str | None:
             head = m.name.split(" ", 1)[0]
             if not m.proposed and head != m.name and head in counts:
                 counts[head] += 1
-        return max(counts, key=counts.__getitem__)
+        named = {name: n for name, n in counts.items() if not name.islower()}
+        return max(named or counts, key=(named or counts).__getitem__)
     for m in ents:
-        if m.label == "Method" and _OWN.search(text[max(0, m.start - 20):m.start]):
+        if m.label == "Method" and c.own_before_name.search(text[max(0, m.start - 20):m.start]):
             return m.name
     return None
 
@@ -167,37 +180,19 @@ class _Relations:
 def _clause_start(s: Sentence, pos: int) -> int:
     """Where the clause holding character `pos` begins."""
     if s.clause_breaks is None:
-        s.clause_breaks = _clause_breaks(s.text, s.lower)
+        s.clause_breaks = _clause_breaks(s.text, s.cues)
     k = bisect_right(s.clause_breaks, pos)
     return s.clause_breaks[k - 1] if k else 0
 
 
-def _clause_breaks(text: str, lower: str) -> list[int]:
-    """The ends of _CLAUSE_BREAK's matches in `text` (`lower` is text.lower()),
-    in order. In ASCII text they are found with str.find, a scan in C, at a
-    third of the cost of the regex trying every position; elsewhere re.I
-    folds letters that lower() keeps apart (ı, ſ), so the regex is used."""
-    if not text.isascii():
-        return [m.end() for m in _CLAUSE_BREAK.finditer(text)]
-    ends = [i + 1 for mark in ";:" for i in occurrences(text, mark)]
-    for word in _BREAK_WORDS:
-        for i in occurrences(lower, word):
-            j = i + len(word)
-            if not _word_char(lower, i - 1) and not _word_char(lower, j):  # \b on both sides
-                ends.append(j)
-    # Whole words and single marks never overlap, so every occurrence is a match of the regex.
-    ends.sort()
-    return ends
-
-
-def _word_char(text: str, i: int) -> bool:
-    """Whether text[i] exists and is a word character (letter, digit or _) of ASCII text."""
-    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+def _clause_breaks(text: str, c: Cues) -> list[int]:
+    """Where a clause of `text` begins: after each mark or word of c.clause_break."""
+    return [m.end() for m in c.clause_break.finditer(text)]
 
 
 def _refers_to_proposal(s: Sentence, pos: int) -> bool:
     """ "our method", "we", "it" before character `pos` of the sentence."""
-    c = cues()
+    c = s.cues
     text = s.text[:pos]
     return bool(c.self_reference.search(text, s.places) or c.it_reference.search(text, s.places))
 
@@ -216,15 +211,22 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
         return proposed[-1].name, 0.9
     clause = s.text[start:pos]
     # "our method", "we", "it": found once, both to name the proposal and, below, to rule out others.
-    refs = [r.end() for r in _self_references(clause, s.places, start)]
-    if s.main and (refs or _names(clause, s.main)):
+    refs = [r.end() for r in _self_references(s, clause, start)]
+    written = _written_proposal(s, clause)
+    if written is not None:
+        return written, 0.8
+    if s.main and refs:
+        # "It" stands for the proposal named last before the sentence; "our method" for the paper's.
+        its = s.cues.it_reference.finditer(clause, s.places, start)
+        if s.last_proposal and its and its[-1].end() == refs[-1]:
+            return s.last_proposal, 0.8
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s, start, m)]
     if refs and (not others or start + refs[-1] > others[-1].end):
         return None, 0.0  # "our method" with nothing proposed by name
     if others:
         return others[-1].name, 0.6
-    if s.main and cues().definite_reference.search(clause, s.places, start):
+    if s.main and s.cues.definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
     if whole:
@@ -234,34 +236,39 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     return None, 0.0
 
 
-def _names(text: str, name: str) -> bool:
-    """The proposal's name written in `text`, even where no entity span marks it."""
-    at = text.find(name)
-    return at >= 0 and not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
+def _written_proposal(s: Sentence, clause: str) -> str | None:
+    """The proposal whose name `clause` writes last, even where no entity
+    span marks it ("Titans are more effective than ...")."""
+    best, at_best = None, -1
+    for surface, name in s.proposals.items():
+        at = clause.rfind(surface)
+        if at > at_best and _names(clause, surface, at):
+            best, at_best = name, at
+    return best
 
 
-def _self_references(clause: str, places: Places, start: int) -> list[re.Match]:
+def _names(text: str, name: str, at: int) -> bool:
+    """Whether `name`, found at `at` in `text`, stands there as a whole word."""
+    return not text[at + len(name):at + len(name) + 1].isalnum() and not text[at - 1:at].isalnum()
+
+
+def _self_references(s: Sentence, clause: str, start: int) -> list[re.Match]:
     """ "our method", "we", "it" in `clause`, the sentence's text from `start` on."""
-    c = cues()
-    return c.self_reference.finditer(clause, places, start) + c.it_reference.finditer(clause, places, start)
+    c = s.cues
+    return c.self_reference.finditer(clause, s.places, start) + c.it_reference.finditer(clause, s.places, start)
 
 
 def _compared_mention(s: Sentence, start: int, m: Mention) -> bool:
     """A method named after "than", "compared to", "unlike", "outperforms": not the subject."""
-    text = s.text
-    before = text[start:m.start]
-    if _YARDSTICK.search(before):
+    c = s.cues
+    before = s.text[start:m.start]
+    # "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
+    if c.yardstick.search(before):
         return True
-    verb = cues().improve_verb.search(before, s.places, start)
-    if verb and re.fullmatch(r"\s*(?:(?:the|all|both|most|strong|existing)\s+)*", before[verb.end():]):
+    verb = c.improve_verb.search(before, s.places, start)
+    if verb and c.verb_object_start.fullmatch(before, verb.end()):
         return True
-    return bool(re.search(r"\b(?:than|compared (?:to|with)|unlike|over|against|versus|vs\.?|like|such as|e\.g\.,?|from|of|to|on|with)\s+(?:the\s+)?$",
-                          text[start:m.start], re.I))
-
-
-# "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
-_YARDSTICK = re.compile(r"\b(?:match(?:es|ed|ing)?|rival(?:s|led|ing)?|on par with|comparable to|competitive with|"
-                        r"as (?:good|well|accurate) as)\b[^,;.]{0,50}$", re.I)
+    return bool(c.compared_before.search(before))
 
 
 # -- improvesOver ----------------------------------------------------------------
@@ -269,7 +276,7 @@ _DIGIT = re.compile(r"\d")  # the digits margin_over's \d matches, Unicode ones 
 
 def _comparisons(s: Sentence) -> list[Comparison]:
     """Every improvement cue of the sentence with its subject and baselines."""
-    c = cues()
+    c = s.cues
     text = s.text
     found: list[Comparison] = []
     if s.main is None and not s.of("Method"):
@@ -278,11 +285,14 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     if not may:
         return found
     starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
-    for name in ("improve_verb", "comparative_than", "gain_over", "improve_over"):
+    for name in ("improve_verb", "comparative_than", "gain_over", "gain_from", "improve_over"):
         if name in may:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text, s.places)]
     if "margin_over" in may and _DIGIT.search(text):  # a margin is a number: no digit, no scan
-        starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text)]
+        starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text, s.places)]
+        # "by an average of 8% over X"; but "85% over three runs" is a score.
+        starts += [(m.start(), m.end()) for m in c.percent_over.finditer(text, s.places)
+                   if c.gain_before.search(text[max(0, m.start() - 70):m.start()], s.places, max(0, m.start() - 70))]
     if "compared_to" in may:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text, s.places)]
         gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(_is_gain(s, q) for q in s.quantities))
@@ -292,11 +302,26 @@ def _comparisons(s: Sentence) -> list[Comparison]:
                 starts.append((cue_start, other.end()))
             elif gainful:
                 starts.append((cue_start, obj_start))
+    # "comparable accuracy to X, with 10x fewer parameters": X is matched, and beaten on the advantage.
+    parity: set[int] = set()
+    if "parity" in may:
+        for m in c.parity.finditer(text, s.places):
+            parity.add(m.end())
+            starts.append((m.start(), m.end()))
+    # "improves BERT", "enhances existing retrievers": the method improved is the object.
+    direct: set[int] = set()
+    if "improve_object" in may:
+        for m in c.improve_object.finditer(text, s.places):
+            direct.add(m.end())
+            starts.append((m.start(), m.end()))
     # "improves the accuracy of BERT": the method whose result is improved.
     methods = s.of("Method")
     if "improve_of" in may and methods:
         ends = {m.end() for m in c.improve_of.finditer(text, s.places)}
         starts += [(meth.start - 1, meth.start) for meth in methods if meth.start in ends]
+        of_method = {meth.start for meth in methods if meth.start in ends}
+    else:
+        of_method = set()
     starts.sort()
     taken: list[tuple[int, int]] = []
     for cue_start, obj_start in starts:
@@ -305,23 +330,52 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         subject, conf = _subject(s, cue_start)
         if subject is None:
             subject, conf = _fronted_subject(s, cue_start, obj_start)
+        if subject is None and obj_start not in of_method:
+            subject, conf = _reported_subject(s, cue_start)
         if subject is None:
             continue
         baselines = baselines_from(s, obj_start, subject)
-        baselines = [b for b in baselines if b.name != subject]
+        # Not the subject itself, nor the subject's name with kind words ("Starbucks models").
+        baselines = [b for b in baselines if b.name != subject and not b.name.startswith(subject + " ")]
+        if obj_start in direct and baselines and not _direct_object(s, obj_start, baselines[0]):
+            continue
         if not baselines:
             continue
         baselines += _coordinated(s, max(b.end for b in baselines), subject)
         end = max(b.end for b in baselines)
+        if obj_start in parity and not c.advantage.match(text, end):
+            continue  # "on par with X" and no more: X is matched, not beaten
         taken.append((obj_start, end))
         found.append(Comparison(subject, baselines, cue_start, end))
     return found
 
 
+def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
+    """Whether the baseline is the whole object right after an improve verb:
+    "improves [the] pretrained LLMs across ...", not "improves LLM reasoning"
+    (a name cut short) nor "improves the training of LLMs"."""
+    c = s.cues
+    lead_text = s.text[obj_start:b.start]
+    marker = c.example_in.search(lead_text)
+    if marker:
+        # "augmenting prior methods such as A and B": the examples stand for earlier work named.
+        generic = lead_text[:marker.start()].lower().split()
+        generic = [w for w in generic if w not in c.drop_first]
+        return bool(generic) and (generic[0] in c.baseline_modifiers or bool(c.baseline_phrase.search(lead_text)))
+    lead = lead_text.lower().split()
+    if any(w not in c.drop_first for w in lead) or " of " in s.text[b.start:b.end]:
+        return False
+    if not b.named and b.name.split()[0].lower() not in c.baseline_modifiers and not c.baseline_phrase.search(b.name):
+        return False  # "improves the results": no earlier work named
+    if b.named and re.search(r"(?:\b[a-z-]+|\b[A-Z]+)s$", s.text[b.start:b.end]):
+        return False  # "accelerates diffusion models", "enhances SSMs": a kind the method is applied to
+    after = s.text[b.end:].lstrip()
+    word = re.match(r"[\w-]*", after).group().lower()
+    return not after or not after[0].isalnum() or word in c.stops or word in ("and", "or")
+
+
 # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
 _OTHER_SCORE = re.compile(r"\s*(?:only\s+|just\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+(?:for|of|by|from|with)\s+(?:the\s+|a\s+|an\s+)?")
-_LOWER_IS_BETTER = re.compile(
-    r"\b(?:error|miss|wer|cer|ter|eer|fid|kid|perplexity|ppl|loss|latency|time|memory|mse|rmse|mae|distance|cost|energy|bpd|bits?)\b", re.I)
 
 
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
@@ -338,18 +392,16 @@ def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
         return False
     if ours == theirs:
         return False
-    lower_better = bool(_LOWER_IS_BETTER.search(metrics.pop()))
+    lower_better = bool(s.cues.lower_is_better.search(metrics.pop()))
     return (ours < theirs) == lower_better
-
-
-# A comparison written first: "Compared with X, ...", "Against X at equal cost, ...".
-_FRONTED = re.compile(r"^\s*(?:(?:however|moreover|furthermore|in addition|finally|overall|notably|in particular),?\s+)?$", re.I)
 
 
 def _fronted_subject(s: Sentence, cue_start: int, obj_start: int) -> tuple[str | None, float]:
     """The subject of a sentence that opens with its comparison: the proposed
-    method named after the comparison's comma, else the paper's proposal."""
-    if not _FRONTED.match(s.text[:cue_start]) or not cues().compared_to.pattern.match(s.text, cue_start):
+    method named after the comparison's comma, else the paper's proposal:
+    "Compared with X, ...", "However, against X at equal cost, ..."."""
+    c = s.cues
+    if not c.sentence_opener.match(s.text[:cue_start]) or not c.compared_to.pattern.match(s.text, cue_start):
         return None, 0.0
     comma = s.text.find(",", obj_start)
     if comma < 0:
@@ -360,6 +412,27 @@ def _fronted_subject(s: Sentence, cue_start: int, obj_start: int) -> tuple[str |
     if s.main and not after:
         return s.main, 0.6
     return None, 0.0
+
+
+def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
+    """The paper's proposal as the subject of a reported result that names
+    no method: "Experimental results show a 36% reduction compared to X",
+    "Results confirm its efficacy, outperforming X". A finite verb has a
+    subject of its own ("results show that prior methods outperform X",
+    "... show that fine-tuning improved recall over X")."""
+    c = s.cues
+    if s.main is None or any(m.start < cue_start for m in s.of("Method")):
+        return None, 0.0
+    word = re.match(r"[\w-]*", s.text[cue_start:]).group().lower()
+    verbs = (c.improve_verb, c.improve_over, c.improve_object, c.parity)
+    if not word.endswith("ing") and any(v.pattern.match(s.text, cue_start) for v in verbs):
+        return None, 0.0  # a finite verb ("improved the accuracy over X") has a subject of its own
+    if c.comparative_than.pattern.match(s.text, cue_start):
+        return None, 0.0  # "X perform better than Y": a comparative follows a verb with its own subject
+    before = s.text[:cue_start]
+    if not c.evaluation.search(before, s.places) or not c.report_verb.search(before):
+        return None, 0.0  # "results show", "experiments demonstrate": a result reported
+    return s.main, 0.5
 
 
 # "outperforms A by 2.1 points and B by 0.8": what ends one baseline's margin before the next.
@@ -382,8 +455,27 @@ def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
 
 
 def _is_gain(s: Sentence, q: Quantity) -> bool:
-    """A number that says by how much, rather than a score reached."""
-    c = cues()
+    """A number that says by how much, rather than a score reached; the
+    numbers listed with one are too ("improvements of 0.3% and 0.2%")."""
+    if _gain_by_itself(s, q):
+        return True
+    if q not in s.quantities:
+        return False
+    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    listed = run if len(run) > 1 else score_list(s, q)
+    if any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in listed):
+        return True
+    # "by 2.1% on A and 1.5% on B": the margin's list goes on with each number's own dataset.
+    before = previous_in_list(s, q)
+    while before is not None:
+        if before.from_value is None and _gain_by_itself(s, before):
+            return True
+        before = previous_in_list(s, before)
+    return False
+
+
+def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
+    c = s.cues
     if q.from_value is not None:
         return False
     if q.unit == "x" or q.signed or q.gain:
@@ -392,20 +484,26 @@ def _is_gain(s: Sentence, q: Quantity) -> bool:
     after = s.text[q.end:q.end + 40]
     if c.gain_before.search(s.text[window:q.start], s.places, window) or c.gain_after.match(after):
         return True
-    return False
+    # "a 12.2% word error rate reduction": the gain word after the metric's name.
+    metric = next((m for m in s.of("Metric") if m.start >= q.end and not s.text[q.end:m.start].strip()), None)
+    return bool(metric and c.gain_after.match(s.text[metric.end:metric.end + 40]))
 
 
 def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
     """The metric a number is stated in: "22.3% WER", "WER of 22.3%",
     "by 2% in accuracy", "an FID score of 1.48"."""
     text = s.text
+    # "NDCG@10 (0.7225)": a number alone in brackets after its metric.
+    bracketed = text[q.end:q.end + 3].lstrip().startswith(")")
     for m in s.of("Metric"):
+        if q.start < m.start < q.end:
+            return m.name  # the unit is the metric: "141 tokens/s"
         gap = text[m.end:q.start]
         if m.end <= q.start and re.fullmatch(
                 r"\s*(?:\(\w+\)\s*)?(?:scores?|values?|rates?|results?|(?:(?:absolute|relative)\s+)?(?:reductions?|improvements?|gains?|increases?|decreases?|drops?))?"
                 r"\s*(?:of|=|:|is|was|reaches|reached|at|to|by|as high as|as low as|as)?"
                 r"\s*(?:only|just|up to|over|about|around|nearly|almost|approximately|more than|less than|a|an|an average of|on average|~)?\s*(?:the\s+)?",
-                gap, re.I):
+                gap, re.I) or (bracketed and re.fullmatch(r"\s*\(\s*", gap)):
             return m.name
         after = text[run_end:m.start]
         if m.start >= run_end and re.fullmatch(
@@ -417,16 +515,28 @@ def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
 
 
 def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str | None:
-    """The dataset a number was measured on: the only one in the sentence, the
-    only one between this number and the next, or the nearest before it in
-    the clause."""
-    datasets = s.of("Dataset")
+    """The dataset a number was measured on: the one paired with it in order
+    ("85.1% and 78.3% on A and B"), the only one in the sentence, the only
+    one between this number and the next, or the nearest before it in the
+    clause. Training data does not count. A sentence that names no dataset
+    has the one of the results before it (results.result_setting)."""
+    datasets = _test_datasets(s)
     if not datasets:
-        return None
+        return None if s.of("Dataset") else s.context_dataset
+    q = next((q for q in s.quantities if q.start == q_start), None)
+    paired = respective(s, q, "Dataset", s.quantities) if q is not None else None
+    if paired:
+        return paired
     names = {d.name for d in datasets}
     if len(names) == 1:
         return datasets[0].name
+    next_start = min(next_start, _clause_end(s, q_end))
     after = {d.name for d in datasets if q_end <= d.start < next_start}
+    if not after and q is not None:
+        # "NDCG@10 (0.72) and MAP (0.51) on TREC DL": the dataset after a list is each number's.
+        last = score_list(s, q)[-1]
+        q_end, next_start = last.end, min(_next_starts(s).get(last.start, next_start), _clause_end(s, last.end))
+        after = {d.name for d in datasets if q_end <= d.start < next_start}
     if after:
         return after.pop() if len(after) == 1 else None
     start = _clause_start(s, q_start)
@@ -436,13 +546,33 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
     return None
 
 
+def _clause_end(s: Sentence, pos: int) -> int:
+    """Where the clause holding character `pos` ends: the next clause break ("while", ";")."""
+    _clause_start(s, pos)  # fills s.clause_breaks
+    k = bisect_right(s.clause_breaks, pos)
+    return s.clause_breaks[k] if k < len(s.clause_breaks) else len(s.text)
+
+
+def _test_datasets(s: Sentence) -> list[Mention]:
+    """The datasets of the sentence that results may be measured on: those
+    not named as training data, or, where all are, those trained on (not
+    pre-trained on): "When trained on ImageNet, it reaches an FID of 7.4"."""
+    datasets = s.of("Dataset")
+    tested = [d for d in datasets if not _training_data(s, d)]
+    if tested or not datasets:
+        return tested
+    return [d for d in datasets if not _PRETRAINED_ON.search(s.text[max(0, d.start - 60):d.start])]
+
+
 def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
     if not comparisons:
         return
     gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
     for q in gains:
-        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q))
+        if _owned_by_baseline(s, comparisons, q):
+            continue
+        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q, s.text))
         groups[nearest].append(q)
     nexts = _next_starts(s)
     for i, comp in enumerate(comparisons):
@@ -491,10 +621,23 @@ def _paren_after_method(s: Sentence, q: Quantity) -> bool:
         re.fullmatch(r"\s*\(\s*", s.text[m.end:q.start]) for m in s.of("Method"))
 
 
-def _distance(comp: Comparison, q: Quantity) -> int:
+def _owned_by_baseline(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
+    """ "surpassing X's gain of 1.3%": the number is the baseline's own, not a margin over it."""
+    return any(re.fullmatch(r"(?:'|\u2019)s\s+(?:[\w-]+\s+){0,3}?(?:of|at|is|was)\s+(?:only\s+|just\s+)?",
+                            s.text[b.end:q.start]) for comp in comparisons for b in comp.baselines if b.end <= q.start)
+
+
+def _distance(comp: Comparison, q: Quantity, text: str) -> int:
+    """How far a number is from a comparison: 0 inside it, or right before
+    its cue with only words between ("8.6% relative WER reduction over X")."""
     if comp.cue_start <= q.start <= comp.end:
         return 0
+    if q.end <= comp.cue_start and _ADJACENT.fullmatch(text, q.end, comp.cue_start):
+        return 0
     return min(abs(q.start - comp.end), abs(comp.cue_start - q.end))
+
+
+_ADJACENT = re.compile(r"(?:\s+(?:[\w-]+|\([\w-]+\)))(?:\s+(?:[\w-]+|\([\w-]+\))){0,4}\s*|\s*")
 
 
 def _pair(baselines: list[Baseline], qs: list[Quantity], s: Sentence) -> list[tuple[Baseline, Quantity | None]]:
@@ -578,16 +721,22 @@ def _only_dataset(s: Sentence) -> str | None:
 
 # -- achieves --------------------------------------------------------------------
 def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
-    if not s.of("Metric"):
-        return  # a score is always in a metric (_metric_near): without one, no number need be read
-    c = cues()
+    if not s.of("Metric") and "score" not in s.lower:
+        return  # a score is in a metric (_metric_near) or "a score of": without one, no number need be read
+    c = s.cues
     nexts = _next_starts(s)
     for q in s.quantities:
         gain = _is_gain(s, q)
         if gain and comparisons:
             continue  # said by how much it beats a baseline: an improvesOver value
         run_end = _run_end(s, q)
-        metric = _metric_near(s, q, run_end)
+        metric = respective_metric(s, q) or _metric_near(s, q, run_end)
+        before = previous_in_list(s, q) if metric is None else None
+        while before is not None and metric is None:  # "85.3% accuracy on A and 62.1% on B"
+            metric = _metric_near(s, before, _run_end(s, before))
+            before = previous_in_list(s, before)
+        if metric is None and not s.of("Metric"):
+            metric = plain_score(s, q)  # "a record-high score of 69.32 on MTEB"
         if metric is None and q.from_value is not None:
             # "improves F1 on X from 86% to 87%": the last metric before "from", no number between.
             before = [m for m in s.of("Metric") if m.end <= q.start
@@ -598,26 +747,49 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         achieved = c.achieve_verb.search(s.text[:q.start], s.places)
         if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not achieved:
             continue  # a bare whole number ("3 layers") is rarely a score
-        subject, conf = _subject(s, q.start, [(b.start, b.end) for comp in comparisons for b in comp.baselines])
+        if baseline_score(s, q, _clause_start(s, q.start)):
+            continue  # "improving over the previous best FID of 18.6": the baseline's
+        excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
+        subject, conf = _subject(s, q.start, excluded)
+        if subject is None:
+            subject, conf = _sole_method(s, q.start, excluded)
+        named = for_method(s, run_end)
+        if named is not None:
+            subject, conf = named.name, 0.8  # "141 tokens/s for FooNet-8B and 129 tokens/s for FooNet-70B"
         if subject is None:
             continue
-        if gain and not re.search(r"speed|faster|accelerat|throughput", metric + s.text[q.end:q.end + 30], re.I):
-            continue  # a margin over something unnamed is not a score reached
+        if gain and (not efficiency(s, q, metric, run_end) or measured_against(s, _clause_start(s, q.start), q)):
+            continue  # a margin over something unnamed is no score reached; a speedup is, unless over a yardstick
         dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
+        if averaged(s, run_end) or (not s.of("Dataset") and cost_figure(s, metric, run_end)):
+            dataset = None  # an average over several datasets; a speed measured on hardware
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
         found.add(s, rel, conf * (0.9 if achieved else 0.75))
 
 
+def _sole_method(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
+    """In a paper that proposes nothing, the one method named in the clause
+    of a number (or dataset) at `pos` is what the result is of: "we reach
+    81.7% accuracy on ImageNet with a pruned PlainMamba-L3" (the authors
+    apply it)."""
+    if s.main is not None:
+        return None, 0.0
+    clause = _clause_start(s, pos)
+    names = {m.name for m in s.of("Method") if all(m.end <= a or m.start >= b for a, b in excluded)
+             and _clause_start(s, m.start) == clause}
+    return (names.pop(), 0.55) if len(names) == 1 else (None, 0.0)
+
+
 # -- evaluatedOn -----------------------------------------------------------------
 def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
-    c = cues()
+    c = s.cues
     datasets = s.of("Dataset")
     if not datasets:
         return
     evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
-        if _TRAINED_ON.search(s.text[max(0, d.start - 60):d.start]):
+        if _training_data(s, d):
             continue  # training data, not a test
         subject, conf = _subject(s, d.start, excluded)
         if subject is not None and s.main is not None and subject != s.main \
@@ -636,6 +808,25 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
         found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
 
 
+def _training_data(s: Sentence, d: Mention) -> bool:
+    """ "trained on D", "pre-trained on D", "the training set of D"."""
+    return bool(_TRAINED_ON.search(s.text[max(0, d.start - 60):d.start])) or \
+        named_for_training(s, _clause_start(s, d.start), d)
+
+
+_PRETRAINED_ON = re.compile(r"\bpre-?train\w*\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
+
+
+def _evaluations_of_results(found: _Relations) -> None:
+    """A score or a margin on a dataset says the method was evaluated on it."""
+    for rel in found.items():
+        if rel["p"] in ("achieves", "improvesOver") and rel.get("dataset") and rel.get("value"):
+            key = (rel["s"], "evaluatedOn", rel["dataset"], None, None, None)
+            if key not in found.by_key:
+                found.by_key[key] = {"s": rel["s"], "p": "evaluatedOn", "o": rel["dataset"],
+                                     "span": rel["span"], "confidence": rel["confidence"]}
+
+
 _TRAINED_ON = re.compile(r"\b(?:pre-?train\w*|trained)\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
 
 
@@ -650,17 +841,37 @@ def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tu
 
 # -- addresses -------------------------------------------------------------------
 def _addresses(s: Sentence, found: _Relations) -> None:
-    if s.main is None:
-        return  # with nothing proposed, whose task this is would be a guess
     for t in s.of("Task"):
+        if s.main is None:
+            # Nothing proposed: the tasks are those of the methods the sentence is about.
+            subject, conf = _method_for_task(s, t.start)
+            if subject is not None:
+                found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)
+            continue
         subject, conf = _subject(s, t.start)
         if subject is not None and subject != s.main:
             # Background sentences name other methods; the paper's tasks are its proposal's,
             # unless another of its own proposals is named.
             if not any(m.proposed and m.name == subject for m in s.mentions):
                 subject = None
-        if subject is None and s.main:
-            subject, conf = s.main, 0.5
         if subject is None:
-            continue
+            # "Results on language modeling show that FooNet ...": a proposal named after the task.
+            later = [m for m in s.of("Method") if m.start >= t.end and m.proposed]
+            subject, conf = (later[0].name, 0.6) if later else (s.main, 0.5)
         found.add(s, {"s": subject, "p": "addresses", "o": t.name}, conf)
+
+
+def _method_for_task(s: Sentence, pos: int) -> tuple[str | None, float]:
+    """The method whose task is named at character `pos`: the one that opens
+    the clause ("Transformers are strong at machine translation"), else the
+    one right before "for" ("DeepSets for set representation")."""
+    c = s.address_cues or address_cues()
+    start = _clause_start(s, pos)
+    before = [m for m in s.of("Method") if start <= m.start and m.end <= pos]
+    if not before:
+        return None, 0.0
+    if c.opening.fullmatch(s.text, start, before[0].start):
+        return before[0].name, 0.42
+    if c.purpose.fullmatch(s.text, before[-1].end, pos):
+        return before[-1].name, 0.42
+    return None, 0.0

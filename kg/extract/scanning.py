@@ -1,11 +1,5 @@
-"""Finding a pattern's matches without trying it at every character.
-
-sre tries a pattern at each position of the text in turn; a pattern that
-opens with a word boundary, a lookbehind or a case-insensitive alternation
-costs a few hundred instructions per character that way. When the places a
-match can begin are known (a cue's head words, the digits of a number),
-trying the pattern only there finds the same matches for a fraction of the
-cost.
+"""Finding a pattern's matches by trying it only where a match can begin
+(a cue's head words), instead of at every character of the text.
 """
 
 from __future__ import annotations

@@ -17,22 +17,14 @@ from spacy.tokens import Doc, Span
 from kg.nlp.abbrev_match import is_abbreviation
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
-_KEY = "kg_abbreviations"
+if not Doc.has_extension("abbreviations"):
+    Doc.set_extension("abbreviations", default=None)
 
 
 def abbreviation_pairs(doc: Doc) -> list[tuple[Span, Span]]:
-    """doc._.abbreviations, or [] before kg_abbreviations ran. Read from
-    doc.user_data: every `doc._` builds an accessor object, and the rules that
-    read the pairs run on every abstract."""
-    return doc.user_data.get(_KEY) or []
+    """doc._.abbreviations, or [] before kg_abbreviations ran."""
+    return doc._.abbreviations or []
 
-
-def _set_pairs(doc: Doc, pairs: list[tuple[Span, Span]] | None) -> None:
-    doc.user_data[_KEY] = pairs
-
-
-if not Doc.has_extension("abbreviations"):
-    Doc.set_extension("abbreviations", getter=lambda doc: doc.user_data.get(_KEY), setter=_set_pairs)
 
 _SHORT = re.compile(r"^(?=.*[A-Z])[A-Za-z0-9][\w\-+./@^&]{0,14}$")
 _MAX_INNER = 12
@@ -77,7 +69,7 @@ def find_abbreviations(doc: Doc) -> Doc:
     v = token_view(doc)
     text = doc_text(doc)
     n = len(v)
-    for i in positions(view_columns(doc)[0], ("(",)):
+    for i in positions(view_columns(doc).texts, ("(",)):
         if i == 0:
             continue
         j = i + 1
@@ -106,7 +98,7 @@ def find_abbreviations(doc: Doc) -> Doc:
         prev = v[i - 1]
         if inner_end - (i + 1) >= 2 and _looks_short(prev.text) and is_abbreviation(prev.text, inner):
             pairs.append((doc[i + 1:inner_end], doc[i - 1:i]))
-    _set_pairs(doc, pairs)
+    doc._.abbreviations = pairs
     return doc
 
 
@@ -114,7 +106,7 @@ def short_form_uses(doc: Doc) -> dict[int, tuple[Span, int]]:
     """Every use of a defined short form, its definition included: token index
     where it starts -> (its long form, number of tokens). Short forms of
     several tokens ("SAF R-CNN") are matched token by token."""
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     uses: dict[int, tuple[Span, int]] = {}
     for long, short in abbreviation_pairs(doc):
         n = short.end - short.start

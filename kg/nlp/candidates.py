@@ -11,10 +11,8 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
-# Kept in doc.user_data, shown as doc._.kg_candidates: every rule adds to the
-# list, and every `doc._` builds an accessor object.
 if not Doc.has_extension("kg_candidates"):
-    Doc.set_extension("kg_candidates", getter=lambda doc: doc.user_data.get("kg_candidates"))
+    Doc.set_extension("kg_candidates", default=None)
 
 # Which rule wins an overlap, best first; a longer span of the same type from
 # a weaker rule still wins when it contains the stronger one ("open-domain
@@ -40,7 +38,7 @@ class Candidate:
 
 
 def candidates(doc: Doc) -> list[Candidate]:
-    found = doc.user_data.get("kg_candidates")
-    if found is None:
-        found = doc.user_data["kg_candidates"] = []
-    return found
+    """doc._.kg_candidates, the list every rule adds its candidates to."""
+    if doc._.kg_candidates is None:
+        doc._.kg_candidates = []
+    return doc._.kg_candidates

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Callable, NamedTuple
 
 # \textit{, \textbf{, \emph{ ... : the command and its braces go, the argument stays.
 _LATEX_WRAP = re.compile(r"\\(?:text(?:it|bf|tt|sc|sf|rm|normal)|emph|mathrm|mathbf|mathit|mathcal|mathbb|"
@@ -27,7 +28,8 @@ _MD_EM = re.compile(r"(?<![\w*])([*_])(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*])")
 _MD_CODE = re.compile(r"`([^`\n]+)`")
 _HTML_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _HTML_TAG = re.compile(r"</?(?:i|b|em|strong|sub|sup|u|tt|code|span|br|p)\b[^<>]{0,200}>", re.I)
-_ODD_SPACE = re.compile(r"[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]")
+_ODD_SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t"
+_ODD_SPACE = re.compile(f"[{_ODD_SPACES}]")
 
 
 def _blank(m: re.Match) -> str:
@@ -48,33 +50,38 @@ def _entity(m: re.Match) -> str:
     return (" " if char in "\u00a0" else char) + " " * (len(m.group(0)) - 1)
 
 
-# Each step in order, with the characters a match must contain: a step whose
-# characters are not in the text is skipped, since most abstracts hold one or
-# two kinds of markup and each scan visits every character. The test is made
-# on the text as the earlier steps left it ("\\$" becomes "$ ", for one).
+class _Step(NamedTuple):
+    """One kind of markup: its pattern, what replaces a match, and `needs`,
+    characters one of which every match contains. Most abstracts hold one
+    or two kinds of markup, so a step is run only on a text that has one of
+    its characters (as the earlier steps left the text: "\\$" becomes "$ ")."""
+
+    needs: str
+    pattern: re.Pattern
+    replace: str | Callable[[re.Match], str]
+
+
 _STEPS = (
-    ("~", _TILDE, " "),
-    ("\\", _LATEX_WRAP, lambda m: _keep_group(m, 1)),
-    ("\\", _LATEX_ESCAPE, lambda m: m.group(1) + " "),
-    ("\\", _LATEX_CMD, _blank),
-    ("$", _MATH_DOLLAR, " "),
-    ("{", _LATEX_BRACE, lambda m: _keep_group(m, 1)),
-    ("*_", _MD_STRONG, lambda m: _keep_group(m, 2)),
-    ("*_", _MD_EM, lambda m: _keep_group(m, 2)),
-    ("`", _MD_CODE, lambda m: _keep_group(m, 1)),
-    ("<", _HTML_TAG, _blank),
-    ("&", _HTML_ENTITY, _entity),
-    ("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t", _ODD_SPACE, " "),
+    _Step("~", _TILDE, " "),
+    _Step("\\", _LATEX_WRAP, lambda m: _keep_group(m, 1)),
+    _Step("\\", _LATEX_ESCAPE, lambda m: m.group(1) + " "),
+    _Step("\\", _LATEX_CMD, _blank),
+    _Step("$", _MATH_DOLLAR, " "),
+    _Step("{", _LATEX_BRACE, lambda m: _keep_group(m, 1)),
+    _Step("*_", _MD_STRONG, lambda m: _keep_group(m, 2)),
+    _Step("*_", _MD_EM, lambda m: _keep_group(m, 2)),
+    _Step("`", _MD_CODE, lambda m: _keep_group(m, 1)),
+    _Step("<", _HTML_TAG, _blank),
+    _Step("&", _HTML_ENTITY, _entity),
+    _Step(_ODD_SPACES, _ODD_SPACE, " "),
 )
 
 
 def clean(text: str) -> str:
     """`text` with markup blanked out; same length, same offsets."""
-    if not any(c in text for c in "\\$~*_`&<\u00a0\t\u2009\u202f"):
-        return text
     out = text
-    for chars, rx, repl in _STEPS:
-        if any(c in out for c in chars):
-            out = rx.sub(repl, out)
+    for step in _STEPS:
+        if any(c in out for c in step.needs):
+            out = step.pattern.sub(step.replace, out)
     assert len(out) == len(text)
     return out

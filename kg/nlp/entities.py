@@ -14,20 +14,17 @@
 
 from __future__ import annotations
 
-import weakref
-from bisect import bisect_left
-from collections.abc import Iterator, MutableMapping
-from functools import lru_cache, partial
-from operator import attrgetter
-from typing import Any, Iterable, NamedTuple
+from functools import lru_cache
+from typing import NamedTuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
-from kg.nlp.candidates import PRIORITY, Candidate, candidates
+from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
+from kg.nlp.task_mentions import is_task_pair, narrowed_task_names
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
 
@@ -37,79 +34,10 @@ for _name, _default in (("kg_name", None), ("aliases", None), ("proposed", False
         Span.set_extension(_name, default=_default)
 
 
-# -- the entity extensions, read and written in bulk -----------------------------
-# Every `span._` builds an accessor object, and each attribute read or write on
-# it goes through Python-level checks; the record and the relations read these
-# extensions for every entity of every abstract. spaCy keeps the value of an
-# extension that has a default (no getter, setter or method) in doc.user_data
-# under ("._.", name, span.start_char, span.end_char) (see
-# spacy.tokens.underscore.Underscore._get_key), so these helpers read and write
-# that store directly: `span._.kg_name` and the rest see the same values.
-class SpanExtensions:
-    """Read or write the Span._ extensions `names` of the spans of one Doc,
-    in bulk: read(span) is [span._.<name> for name in names], write(span,
-    values) sets them in that order."""
-
-    def __init__(self, doc: Doc, names: tuple[str, ...]):
-        self.store = doc.user_data
-        self.names = names
-        self.defaults = tuple(Span.get_extension(name)[0] for name in names)
-        # Direct access is valid only for plain extensions with an immutable
-        # default (spaCy copies a mutable one into user_data on first read).
-        self.direct = all(_kept_in_user_data(name) for name in names)
-
-    def read(self, span: Span) -> list[Any]:
-        if not self.direct:
-            ext = span._
-            return [getattr(ext, name) for name in self.names]
-        get = self.store.get
-        a, b = span.start_char, span.end_char
-        return [get(("._.", name, a, b), default) for name, default in zip(self.names, self.defaults)]
-
-    def write(self, span: Span, values: Iterable[Any], overwrite: bool = True) -> None:
-        """Set the values; with overwrite=False, not those already set (a
-        value kept elsewhere than in user_data, by a setter, is always set)."""
-        if not self.direct:
-            ext = span._
-            for name, value in zip(self.names, values):
-                if overwrite or ("._.", name, span.start_char, span.end_char) not in self.store:
-                    setattr(ext, name, value)
-            return
-        store = self.store
-        a, b = span.start_char, span.end_char
-        for name, value in zip(self.names, values):
-            if overwrite:
-                store[("._.", name, a, b)] = value
-            else:
-                store.setdefault(("._.", name, a, b), value)
-
-
-def _kept_in_user_data(name: str, owner: type = Span) -> bool:
-    default, method, getter, setter = owner.get_extension(name)
-    return method is None and getter is None and setter is None and not isinstance(default, (dict, list, set))
-
-
-def set_doc_extension(doc: Doc, name: str, value: Any) -> None:
-    """doc._.<name> = value, written straight to doc.user_data when the
-    extension is kept there (see SpanExtensions): `doc._` costs as much as
-    settling a few entities."""
-    if _kept_in_user_data(name, Doc):
-        doc.user_data[("._.", name, None, None)] = value
-    else:
-        setattr(doc._, name, value)
-
-
-def doc_extension(doc: Doc, name: str) -> Any:
-    """doc._.<name>, read straight from doc.user_data when it is kept there."""
-    if _kept_in_user_data(name, Doc):
-        return doc.user_data.get(("._.", name, None, None), Doc.get_extension(name)[0])
-    return getattr(doc._, name)
-
-
 class Entity(NamedTuple):
     """A settled entity as plain values: a span of doc.spans["entities"] with
     the extensions kg_entities wrote on it. The record and the relations read
-    these instead of building Span objects and reading their extensions again."""
+    these rather than each span's extensions."""
 
     start: int  # token offsets
     end: int
@@ -124,118 +52,50 @@ class Entity(NamedTuple):
     source: str | None
 
 
-# Entity(*values) without the NamedTuple's Python-level __new__ (a third of
-# the cost of making one): `values` must hold every field, in order.
-_entity = partial(tuple.__new__, Entity)
+class SettledEntities(NamedTuple):
+    """What kg_entities wrote (doc._.kg_entities): the span group it put in
+    doc.spans["entities"], and the same entities as plain values."""
+
+    spans: SpanGroup
+    entities: list[Entity]
+
+
+if not Doc.has_extension("kg_entities"):
+    Doc.set_extension("kg_entities", default=None)
 
 
 def settled_entities(doc: Doc) -> list[Entity]:
-    """The entities of doc.spans["entities"], in order. kg_entities keeps them
-    in doc.user_data and builds the span group only when doc.spans is first
-    used (see _PendingSpanGroups); when that group was replaced or changed
-    since (spans set by hand, as the gold-entity tests do), they are read
-    from the spans."""
-    kept = doc.user_data.get("kg_entities")
-    if kept is not None:
-        pending = doc.spans.data
-        if isinstance(pending, _PendingSpanGroups) and pending.entities is kept[1]:
-            return kept[1]  # doc.spans untouched since kg_entities: no group to read
+    """The entities of doc.spans["entities"] as plain values, in order. They
+    are the ones kg_entities kept in doc._.kg_entities while the group it
+    wrote is still there, as long; spans put there some other way (by hand,
+    as the gold-entity tests do) are read from the spans."""
     group = doc.spans.get(SPAN_KEY)
-    kept = doc.user_data.get("kg_entities")  # building the group updated it
-    if kept is not None and kept[0] is group and len(kept[1]) == len(group):
-        return kept[1]
     if group is None:
         return []
-    extensions = SpanExtensions(doc, _WRITTEN)
-    return [Entity(span.start, span.end, span.start_char, span.end_char, span.label_, *extensions.read(span))
+    settled = doc._.kg_entities
+    if settled is not None and settled.spans is group and len(settled.entities) == len(group):
+        return settled.entities
+    return [Entity(start=span.start, end=span.end, start_char=span.start_char, end_char=span.end_char,
+                   label=span.label_, name=span._.kg_name, aliases=span._.aliases, proposed=span._.proposed,
+                   canonical=span._.canonical, exact_match=span._.exact_match, source=span._.source)
             for span in group]
 
 
-def _span_group(doc: Doc, entities: list[Entity], overwrite: bool) -> SpanGroup:
-    """The entity spans, with their extension values written in bulk (see
-    SpanExtensions.write for `overwrite`)."""
+def _write_entities(doc: Doc, entities: list[Entity]) -> None:
+    """doc.spans["entities"] with the entities' extensions, and doc._.kg_entities."""
     spans = []
-    extensions = SpanExtensions(doc, _WRITTEN)
     for e in entities:
         span = Span(doc, e.start, e.end, label=e.label)
-        extensions.write(span, (e.name, e.aliases, e.proposed, e.canonical, e.exact_match, e.source), overwrite)
+        span._.kg_name = e.name
+        span._.aliases = e.aliases
+        span._.proposed = e.proposed
+        span._.canonical = e.canonical
+        span._.exact_match = e.exact_match
+        span._.source = e.source
         spans.append(span)
-    return SpanGroup(doc, name=SPAN_KEY, spans=spans)
-
-
-class _PendingSpanGroups(MutableMapping):
-    """The dict behind doc.spans (SpanGroups is a UserDict, this its `data`)
-    while the entity group is not built yet.
-
-    The pipeline's own readers (the relations, the record) take the settled
-    entities as plain values from settled_entities; a Span and six extension
-    values per entity would cost about a quarter of settling. So kg_entities
-    puts this stand-in in place of doc.spans.data, and the first use of
-    doc.spans in any way (a read, a test for a key, a change, a copy, a
-    serialisation) builds the group, puts the plain dict back and goes on
-    from it: doc.spans[SPAN_KEY] and the spans' extensions read as if the
-    group had been written at once. A value set by hand in between (as
-    `span._.kg_name = ...` on a span at an entity's offsets) is kept, as it
-    would have overwritten the one settled; _keep_settled builds the group
-    at once when values set before settling are there to be overwritten."""
-
-    def __init__(self, doc: Doc, groups: dict, entities: list[Entity]):
-        self._doc = weakref.ref(doc)  # the Doc owns this: no cycle back to it
-        self._groups = groups
-        self.entities: list[Entity] | None = entities  # None once built
-
-    def _built(self) -> dict:
-        if self.entities is not None:
-            entities, self.entities = self.entities, None
-            doc = self._doc()
-            group = _span_group(doc, entities, overwrite=False)
-            self._groups[SPAN_KEY] = group
-            doc.user_data["kg_entities"] = (group, entities)
-            if doc.spans.data is self:
-                doc.spans.data = self._groups
-        return self._groups
-
-    def __getitem__(self, key: str) -> SpanGroup:
-        return self._built()[key]
-
-    def __setitem__(self, key: str, value: SpanGroup) -> None:
-        self._built()[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self._built()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._built())
-
-    def __len__(self) -> int:
-        return len(self._built())
-
-    def __repr__(self) -> str:
-        return repr(self._built())
-
-
-def _keep_settled(doc: Doc, entities: list[Entity]) -> None:
-    """Store the settled entities; doc.spans[SPAN_KEY] is built from them on
-    first use, or now when entity extension values are already set (the
-    Doc was settled before, or a rule wrote them): settling overwrites those."""
-    groups = doc.spans.data
-    if isinstance(groups, _PendingSpanGroups):  # settled before and never used since: nothing was written
-        groups = doc.spans.data = groups._groups
-    if _has_entity_values(doc.user_data):
-        group = _span_group(doc, entities, overwrite=True)
-        groups[SPAN_KEY] = group
-        doc.user_data["kg_entities"] = (group, entities)
-        return
-    doc.user_data["kg_entities"] = (None, entities)
-    doc.spans.data = _PendingSpanGroups(doc, groups, entities)
-
-
-def _has_entity_values(store: dict) -> bool:
-    """Does `store` (a doc.user_data) hold a value of an entity extension of some span?"""
-    if tuple not in set(map(type, store)):  # (the extensions' keys are tuples; kg keeps its own under strings)
-        return False
-    return any(type(key) is tuple and len(key) == 4 and key[0] == "._." and key[1] in _WRITTEN and key[3] is not None
-               for key in store)
+    group = SpanGroup(doc, name=SPAN_KEY, spans=spans)
+    doc.spans[SPAN_KEY] = group
+    doc._.kg_entities = SettledEntities(group, entities)
 
 
 @lru_cache(maxsize=65536)  # the same names recur in every abstract
@@ -264,6 +124,8 @@ def _head_type(v: list[Tok], long: Span, short: Span, lex: Lexicon) -> str | Non
         return "Metric"
     if last in lex.metric_heads and last not in lex.method_heads:
         return "Metric"
+    if after < len(v) and is_task_pair(v, long, after, lex):
+        return "Task"
     if last in lex.task_heads and (last not in lex.method_heads or not title):
         return "Task"
     if last in lex.method_heads:
@@ -273,40 +135,16 @@ def _head_type(v: list[Tok], long: Span, short: Span, lex: Lexicon) -> str | Non
     return None
 
 
-def word_positions(texts: tuple[str, ...], idxs: tuple[int, ...], text: str, words: set[str],
-                   start: int = 0) -> list[int]:
-    """kg.nlp.tokens.positions(texts, words, start) for a Doc's token texts
-    and offsets and its text: the tokens from `start` on that are one of
-    `words`. A short form is a rare string in the text, so str.find
-    finds its few places at once where tuple.index would compare it with
-    every token."""
-    if start >= len(texts):
-        return []
-    found = []
-    for word in words:
-        if not word:
-            continue  # no token is empty
-        at = text.find(word, idxs[start])
-        while at >= 0:
-            i = bisect_left(idxs, at, start)
-            if i < len(idxs) and idxs[i] == at and texts[i] == word:
-                found.append(i)
-            at = text.find(word, at + 1)
-    found.sort()
-    return found
-
-
-def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...], text: str,
-                     pairs: list[tuple[Span, Span]], cands: list[Candidate], lex: Lexicon,
+def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: list[tuple[Span, Span]],
+                     cands: list[Candidate], lex: Lexicon,
                      uses: dict[int, tuple[Span, int]]) -> tuple[list[Candidate], set[str]]:
     out: list[Candidate] = []
     dropped: set[str] = set()
     by_end: dict[int, list[Candidate]] = {}
-    if pairs:
-        for c in cands:
-            by_end.setdefault(c.end, []).append(c)
+    for c in cands:
+        by_end.setdefault(c.end, []).append(c)
     for long, short in pairs:
-        long_text = view_text(v, text, long.start, long.end)  # Span.text would visit every Token
+        long_text = view_text(v, text, long.start, long.end)
         short_text = view_text(v, text, short.start, short.end)
         if long_text.lower() in lex.generic_terms or short_text in lex.not_names:
             dropped.add(short_text)
@@ -333,7 +171,7 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
                     out.append(Candidate(k, k + n, label, "abbreviation", name=name))
             continue
         forms = {short_text, short_text + "s", short_text[:-1] if short_text.endswith("s") else short_text}
-        for i in word_positions(texts, idxs, text, forms, short.end):  # every later use of the short form
+        for i in positions(texts, forms, short.end):  # every later use of the short form
             out.append(Candidate(i, i + 1, label, "abbreviation", name=name))
     return out, dropped
 
@@ -342,50 +180,40 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], idxs: tuple[int, ...]
 _NOT_LENDING = ("proposal", "abbreviation")
 
 
-def _select(cands: list[Candidate], n_tokens: int) -> list[Candidate]:
-    """Non-overlapping candidates, strongest first (see module docstring);
-    they lie within the first `n_tokens` tokens."""
-    lenders: list[tuple[int, int, str, int]] | None = None  # made for the first span of several tokens
-    # (-strength, -length, start, end, index) of each candidate: sorting these
-    # tuples orders the candidates as a stable sort by the first three would.
-    order = []
-    for k, c in enumerate(cands):
-        start, end = c.start, c.end
-        strength = PRIORITY.get(c.source, 0)
-        if end - start > 1:  # as strong as the strongest shorter span of its type inside it
-            if lenders is None:
-                lenders, lender_starts = _lenders(cands)
-            for o_start, o_end, label, rank in lenders[bisect_left(lender_starts, start):
-                                                       bisect_left(lender_starts, end)]:
-                if rank > strength and label == c.label and o_end <= end and o_end - o_start < end - start:
-                    strength = rank
-        order.append((-strength, start - end, start, end, k))
-    order.sort()
-    taken = bytearray(n_tokens)
+def _strength(c: Candidate, by_start: dict[int, list[Candidate]]) -> int:
+    """How strongly `c` holds its tokens in an overlap: its rule's rank, or
+    that of a shorter candidate of the same type inside it, if higher."""
+    best = c.rank
+    for start in range(c.start, c.end):
+        for o in by_start.get(start, ()):
+            if o.end <= c.end and o.end - o.start < c.end - c.start and o.source not in _NOT_LENDING \
+                    and (o.label == c.label or _modifier_of_task(c, o.label, o.end)):
+                best = max(best, o.rank)
+    return best
+
+
+def _modifier_of_task(c: Candidate, label: str, o_end: int) -> bool:
+    """A method or metric name before a task word is that task's modifier:
+    "latency estimation", "chain-of-thought reasoning" are tasks."""
+    return c.label == "Task" and c.source == "head" and label in ("Method", "Metric") and o_end < c.end
+
+
+def _select(cands: list[Candidate]) -> list[Candidate]:
+    """Non-overlapping candidates, strongest first, then longest, then
+    leftmost (see module docstring); in text order."""
+    by_start: dict[int, list[Candidate]] = {}
+    for c in cands:
+        by_start.setdefault(c.start, []).append(c)
+    ranked = sorted(cands, key=lambda c: (-_strength(c, by_start), -(c.end - c.start), c.start))
+    taken: set[int] = set()
     chosen = []
-    for _, _, start, end, k in order:
-        if end - start == 1:
-            if taken[start]:
-                continue
-            taken[start] = 1
-        else:
-            if 1 in taken[start:end]:
-                continue
-            taken[start:end] = b"\x01" * (end - start)
-        chosen.append(cands[k])
-    chosen.sort(key=_start)
-    return chosen
-
-
-def _lenders(cands: list[Candidate]) -> tuple[list[tuple[int, int, str, int]], list[int]]:
-    """(start, end, label, rank) of the candidates that lend a longer span
-    their strength, by start; and their starts."""
-    lenders = [(o.start, o.end, o.label, PRIORITY.get(o.source, 0)) for o in cands if o.source not in _NOT_LENDING]
-    lenders.sort()
-    return lenders, [o[0] for o in lenders]
-
-
-_start = attrgetter("start")
+    for c in ranked:
+        tokens = range(c.start, c.end)
+        if not taken.isdisjoint(tokens):
+            continue
+        taken.update(tokens)
+        chosen.append(c)
+    return sorted(chosen, key=lambda c: c.start)
 
 
 # The paper's own names and abbreviations are kept whatever their words.
@@ -406,10 +234,6 @@ def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
     return True
 
 
-# The extensions settle_entities writes on each entity span, in this order.
-_WRITTEN = ("kg_name", "aliases", "proposed", "canonical", "exact_match", "source")
-
-
 @Language.factory("kg_entities", default_config={"rules": []})
 def make_entities(nlp: Language, name: str, rules: list[str]):
     """Settling, with the lexicon changed by the user's `rules` files."""
@@ -422,32 +246,26 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
     v = token_view(doc)
     text = doc_text(doc)
     cands = candidates(doc)
-    # Uses of short forms of several tokens ("SAF R-CNN"); one-token forms are found by word.
-    uses = short_form_uses(doc) if any(sh.end - sh.start > 1 for _, sh in pairs) else {}
-    columns = view_columns(doc)
-    pair_cands, dropped = _pair_candidates(v, columns[0], columns[2], text, pairs, cands, lex, uses)
-    # The chosen mentions: (candidate, start character, text as written, name, folded name).
-    mentions: list[tuple[Candidate, int, str, str, str]] = []
+    texts = view_columns(doc).texts
+    pair_cands, dropped = _pair_candidates(v, texts, text, pairs, cands, lex, short_form_uses(doc))
+    mentions: list[tuple[Candidate, str]] = []  # the chosen candidates, each with its name
     first_name: dict[str, str] = {}
     label_of: dict[str, tuple[int, str]] = {}
     proposed: set[str] = set()
     aliases: dict[str, set[str]] = {}
-    texts, idxs = columns[0], columns[2]
-    for c in _select(cands + pair_cands, len(texts)):
-        start_char = idxs[c.start]
-        written = text[start_char:idxs[c.end - 1] + len(texts[c.end - 1])]  # view_text, inlined
-        if c.source not in _KEPT_SOURCES and not _keep(written, c, lex, dropped):
+    for c in _select(cands + pair_cands):
+        written = view_text(v, text, c.start, c.end)
+        if not _keep(written, c, lex, dropped):
             continue
         # Mentions of one gazetteer entry share the first mention's name ("CIFAR10", "CIFAR-10").
         if c.canonical and c.name is None:
             c.name = first_name.setdefault(c.canonical, written)
         name = c.name or written
         key = fold_name(name)
-        mentions.append((c, start_char, written, name, key))
+        mentions.append((c, name))
         # One type per name (from its strongest mention); proposed if any mention is.
-        rank = PRIORITY.get(c.source, 0)
-        if key not in label_of or rank > label_of[key][0]:
-            label_of[key] = (rank, c.label)
+        if key not in label_of or c.rank > label_of[key][0]:
+            label_of[key] = (c.rank, c.label)
         if c.proposed:
             proposed.add(key)
         if c.aliases:
@@ -461,20 +279,31 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
             proposed.update(fold_name(a) for a in al)
 
     settled = []
-    namings: dict[str, int] = {}  # proposed Method -> times named (a definition "Long (L)" once)
-    last_end: dict[str, int] = {}
-    for c, start_char, written, name, key in mentions:
+    for c, name in mentions:
+        key = fold_name(name)
         label = label_of[key][1]
         is_proposed = key in proposed
         al = aliases.get(key)
-        settled.append(_entity((c.start, c.end, start_char, start_char + len(written), label, name,
-                                sorted(al) if al else None, is_proposed, c.canonical, c.exact_match or None,
-                                c.source)))
-        if is_proposed and label == "Method":
-            if name not in last_end or text[last_end[name]:start_char].strip() not in ("", "("):
-                namings[name] = namings.get(name, 0) + 1
-            last_end[name] = start_char + len(written)
-    _keep_settled(doc, settled)
-    # The main proposal, as the relation rules choose it: the one named most often, the first on a tie.
-    set_doc_extension(doc, "proposed_name", max(namings, key=namings.__getitem__) if namings else None)
+        last = v[c.end - 1]
+        settled.append(Entity(start=c.start, end=c.end, start_char=v[c.start].idx, end_char=last.idx + len(last.text),
+                              label=label, name=name, aliases=sorted(al) if al else None, proposed=is_proposed,
+                              canonical=c.canonical, exact_match=c.exact_match or None, source=c.source))
+    settled = narrowed_task_names(settled, fold_name)
+    _write_entities(doc, settled)
+    doc._.proposed_name = _main_proposal_name(settled, text)
     return doc
+
+
+def _main_proposal_name(settled: list[Entity], text: str) -> str | None:
+    """The proposed Method named most often (a definition "Long Form (LF)"
+    once), the first on a tie, one written as a name before a phrase in lower
+    case: the subject the relation rules choose (kg.extract.relations._main_proposal)."""
+    namings: dict[str, int] = {}
+    last_end: dict[str, int] = {}
+    for e in settled:
+        if e.proposed and e.label == "Method":
+            if e.name not in last_end or text[last_end[e.name]:e.start_char].strip() not in ("", "("):
+                namings[e.name] = namings.get(e.name, 0) + 1
+            last_end[e.name] = e.end_char
+    named = {name: n for name, n in namings.items() if not name.islower()}
+    return max(named or namings, key=(named or namings).__getitem__) if namings else None

@@ -76,33 +76,14 @@ class GazetteerMatcher:
                 camel = len(form) >= 7 and any(c.islower() for c in form) and any(c.isupper() for c in form[1:]) \
                     and form.lower() not in words
                 for v in variants:
-                    exact, lower = self._patterns(nlp, v)
-                    exact_patterns.append(exact)
+                    pattern = nlp.make_doc(v)  # both matchers take the Doc, each reading its own attribute
+                    exact_patterns.append(pattern)
                     if not e.case_sensitive and (not cased or " " in v or camel):
-                        lower_patterns.append(lower)
+                        lower_patterns.append(pattern)
             if exact_patterns:
                 self.exact.add(key, exact_patterns)
             if lower_patterns:
                 self.lower.add(key, lower_patterns)
-
-    @staticmethod
-    def _patterns(nlp: Language, form: str) -> tuple[Doc | list[int], Doc | list[int]]:
-        """The patterns of `form` for the ORTH and the LOWER matcher.
-
-        Most forms are plain words ("semantic segmentation", "ImageNet"),
-        whose tokens the tokenizer tells without tokenizing: their patterns
-        are the words' ORTH and LOWER ids, the sequences a PhraseMatcher makes
-        of a Doc (and takes in place of one, as when it is unpickled). This
-        spares a Doc per form, and a spaCy word (lexeme, with its attributes)
-        per new word, at start-up. Any other form is tokenized, and its Doc
-        serves both matchers."""
-        tokenizer = nlp.tokenizer
-        words = tokenizer.plain_words(form) if isinstance(tokenizer, CleaningTokenizer) else None
-        if words is None:
-            doc = nlp.make_doc(form)
-            return doc, doc
-        strings = nlp.vocab.strings
-        return [strings.add(w) for w in words], [strings.add(w.lower()) for w in words]
 
     def _variant(self, text: str) -> int | None:
         """The entry a hyphenated or numbered name extends, if any."""
@@ -137,7 +118,7 @@ class GazetteerMatcher:
                 found.append(Candidate(start, end, e.type, "gazetteer", canonical=e.name,
                                        exact_match=list(e.exact_match)))
         matched = {s for s, _, _ in seen}
-        texts = view_columns(doc)[0]
+        texts = view_columns(doc).texts
         # The few words that are variants are found first; only their tokens are visited.
         variants = {w for w in _SHAPED.among(texts) if self._variant_of(w) is not None}
         for k in positions(texts, variants):

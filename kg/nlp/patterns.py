@@ -25,6 +25,7 @@ from kg.nlp.dataset_patterns import (coordinated_types, dataset_cue_candidates, 
                                      listed_datasets, names_after_cues)
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.name_shapes import is_name_like, name_like_text
+from kg.nlp.task_contexts import TaskContexts, ends_with, names_work, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 __all__ = ["is_name_like", "find_pattern_entities", "make_entity_patterns"]
@@ -77,23 +78,27 @@ def _modifiers(doc: Doc, v: list[Tok], head: int, lex: Lexicon, head_lower: bool
     return j
 
 
-def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
+def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, heads: list[int],
+                     found: list[Candidate]) -> list[Candidate]:
     out: list[Candidate] = []
     bare: list[Candidate] = []
+    lowers = view_columns(doc)[1]
     for i in heads:
         tok = v[i]
         low = tok.lower_
         if tok.text[:1].isupper() and not tok.is_sent_start:
             continue  # a Title Case name ("Neural Architecture Search") is a method's, not a task's
-        start = _modifiers(doc, v, tok.i, lex, True)
-        if not _task_context(doc, v, start, tok.i, lex):
+        start = _task_start(doc, v, tok.i, lex, tc)
+        if not _task_context(doc, v, start, tok.i, lex, tc):
             continue
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         if start == tok.i:
             if low in lex.task_heads_need_modifier or low in ("learning",):
                 continue
             cand = Candidate(tok.i, tok.i + 1, "Task", "head")
-            if nxt is not None and nxt.lower_ in lex.task_cues:
+            k = _context_word(v, start, tc)
+            # "the X task", "for retrieval", "improves re-ranking": a task word alone where tasks are named.
+            if nxt is not None and nxt.lower_ in lex.task_cues or k >= 0 and ends_with(lowers, k + 1, tc.bare_context):
                 out.append(cand)
             else:
                 bare.append(cand)
@@ -103,13 +108,14 @@ def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> 
         if text in lex.generic_terms:
             continue
         out.append(Candidate(start, tok.i + 1, "Task", "head"))
-    # A bare task word counts beside another task in a list:
-    # "image classification, detection and segmentation".
+    # A bare task word counts beside another task in a list, one of these
+    # rules' or a known one: "image classification, detection and segmentation".
+    known = [c for c in found if c.label == "Task"]
     changed = True
     while changed and bare:
         changed = False
-        ends = {c.end for c in out}
-        starts = {c.start for c in out}
+        ends = {c.end for c in out + known}
+        starts = {c.start for c in out + known}
         for c in list(bare):
             left = c.start - 1
             while left >= 0 and v[left].text in lex.patterns.list_separators:
@@ -124,61 +130,272 @@ def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> 
     return out
 
 
-def _task_context(doc: Doc, v: list[Tok], start: int, head: int, lex: Lexicon) -> bool:
+def _task_start(doc: Doc, v: list[Tok], head: int, lex: Lexicon, tc: TaskContexts) -> int:
+    """Where a task name ending at `head` begins: its modifiers, less the
+    adjectives that describe the work rather than name the task ("intensive")."""
+    start = _modifiers(doc, v, head, lex, True)
+    while start < head and v[start].lower_ in tc.adjectives_before:
+        start += 1
+    return start
+
+
+def _task_context(doc: Doc, v: list[Tok], start: int, head: int, lex: Lexicon, tc: TaskContexts) -> bool:
     """Is a task phrase at doc[start:head+1] where tasks are named: after
-    "for", "on", "address", a comma in a list..., at the start of a sentence,
-    or before "task", "problem" or an abbreviation in brackets?"""
-    if v[start].is_sent_start:
+    "for", "on", "address", a comma in a list... (with up to two adjectives
+    between: "for efficient X"), at the start of a sentence, or before
+    "task", "problem" or an abbreviation in brackets?"""
+    k = _context_word(v, start, tc)
+    if k < v[start].sent_start:
         return True
-    prev = v[start - 1]
-    if prev.lower_ in lex.task_context_before:
+    if v[k].lower_ in lex.task_context_before or ends_with(view_columns(doc)[1], k + 1, tc.bare_context):
         return True
     nxt = v[head + 1] if head + 1 < len(v) else None
     return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(" or nxt.lower_ in _TOOL_NOUNS)
 
 
-def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Candidate]:
+def _context_word(v: list[Tok], start: int, tc: TaskContexts) -> int:
+    """The word before a phrase at `start` that says what it is, past up to
+    two adjectives that are not part of its name ("for efficient X"); before
+    the sentence's start when there is none."""
+    k = start - 1
+    first = v[start].sent_start
+    while k >= first and start - 1 - k < 2 and v[k].lower_ in tc.adjectives_before:
+        k -= 1
+    return k
+
+
+def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> list[Candidate]:
     """ "for graph representation learning": a known task narrowed by the words
     before it is the task the text names; the known name alone would miss it."""
     out = []
     for c in found:
         if c.label != "Task" or c.source != "gazetteer" or not v[c.start].text.islower():
             continue
-        start = _modifiers(doc, v, c.start, lex, True)
-        if start < c.start and _task_context(doc, v, start, c.end - 1, lex):
+        start = _task_start(doc, v, c.start, lex, tc)
+        if start < c.start and _task_context(doc, v, start, c.end - 1, lex, tc):
             out.append(Candidate(start, c.end, "Task", "head"))
     return out
+
+
+def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "the problem of X", "tasks such as X, Y and Z": the phrases right
+    after a cue of tc.cues_before, whatever their last word."""
+    lowers = view_columns(doc)[1]
+    out = []
+    for k in positions(lowers, _last_words(tc.cues_before)):
+        if not ends_with(lowers, k + 1, tc.cues_before):
+            continue
+        j = k + 1
+        while j < len(v) and j < v[k].sent_end:
+            end = _phrase_end(v, lex, j)
+            if end == j:
+                break
+            out.append(Candidate(j, end, "Task", "head"))
+            nxt = end  # a list goes on after ",", "and", ", and"
+            while nxt < v[k].sent_end and v[nxt].lower_ in (",", "and", "or"):
+                nxt += 1
+            if nxt == end:
+                break
+            j = nxt
+    return out
+
+
+def _phrase_end(v: list[Tok], lex: Lexicon, start: int, head_lower: bool = False) -> int:
+    """The end of a name of up to five content words from `start` ("link
+    prediction", "NLI", "sorting long sequences"), when what follows closes
+    it (a mark, "and", "with", "task"...); else `start`."""
+    j = start
+    sent_end = v[start].sent_end
+    # Words in -ing count here ("dune mapping", "sorting long lists"): after a cue, they name the work.
+    while j < sent_end and j - start < 5 and (_word_ok(v[j], lex, head_lower) or _is_gerund(v[j].text)
+                                             and v[j].lower_ not in lex.name_stop_words):
+        j += 1
+    if j == start or j == start + 1 and _is_gerund(v[start].text) and j < sent_end and v[j].lower_ in ("and", "or"):
+        return start  # nothing, or a verb with its object to come ("identifying and erasing X")
+    if j >= sent_end or v[j].is_punct or v[j].lower_ in _PHRASE_END or v[j].lower_ in lex.task_cues:
+        return j
+    return start
+
+
+def _tasks_before_cues(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "on knowledge-probing tasks", "the overoptimization problem", "other
+    stochastic optimization methods": the content words before a cue of
+    tc.cues_after, or before a plural of tc.tools_after after a word of
+    tc.kinds_before, when their last word names work."""
+    lowers = view_columns(doc)[1]
+    out = []
+    for k in positions(lowers, tc.cues_after | tc.tools_after):
+        if k == 0 or v[k].is_sent_start:
+            continue
+        if lowers[k] in tc.tools_after and lowers[k] not in tc.cues_after:
+            # "existing token pruning techniques": the methods of a kind, named by their task.
+            start = _task_start(doc, v, k - 1, lex, tc)
+            if start == 0 or lowers[start - 1] not in tc.kinds_before:
+                continue
+        head = k - 1
+        if not names_work(lowers[head], tc, lex.task_heads) or lowers[head] in lex.name_stop_words \
+                or not v[head].text.islower() or lex.patterns.number.match(v[head].text):
+            continue
+        out.append(Candidate(_task_start(doc, v, head, lex, tc), k, "Task", "head"))
+    return out
+
+
+def _drop_fields(doc: Doc, v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
+    """ "advances in natural language processing": a field of research named
+    as background is not a task the paper works on."""
+    text = doc_text(doc)
+    found[:] = [c for c in found if c.label != "Task" or c.source != "head"
+                or view_text(v, text, c.start, c.end).lower() not in tc.fields]
+
+
+def _listed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> list[Candidate]:
+    """ "multi-hop reasoning, fine-grained citation and conflict robustness":
+    a phrase listed beside a task is a task too, when its last word names work."""
+    lowers = view_columns(doc)[1]
+    known = sorted({(c.start, c.end) for c in found if c.label == "Task"})
+    taken = {i for c in found for i in range(c.start, c.end)}
+    out: list[Candidate] = []
+    seen: set[tuple[int, int]] = set()
+    todo = list(known)
+    while todo:
+        start, end = todo.pop()
+        # to the right: ", Y", "and Y", ", and Y"
+        j = end
+        while j < len(v) and j < v[start].sent_end and lowers[j] in (",", "and", "or"):
+            j += 1
+        if j > end and j < v[start].sent_end and j not in taken:
+            e = _phrase_end(v, lex, j, head_lower=True)
+            if e > j and (j, e) not in seen and _listed_ok(v, lowers, j, e, lex, tc):
+                seen.add((j, e))
+                out.append(Candidate(j, e, "Task", "head"))
+                todo.append((j, e))
+        # to the left: "X, task" / "X and task"
+        k = start - 1
+        while k >= v[start].sent_start and lowers[k] in (",", "and", "or"):
+            k -= 1
+        if k < start - 1 and k >= v[start].sent_start and k not in taken:
+            b = k
+            while b - 1 >= v[start].sent_start and k - b < 4 and _word_ok(v[b - 1], lex, True):
+                b -= 1
+            if (_word_ok(v[k], lex, True) or _is_gerund(v[k].text)) and (b, k + 1) not in seen \
+                    and _listed_ok(v, lowers, b, k + 1, lex, tc):
+                seen.add((b, k + 1))
+                out.append(Candidate(b, k + 1, "Task", "head"))
+                todo.append((b, k + 1))
+    return out
+
+
+def _listed_ok(v: list[Tok], lowers: tuple[str, ...], start: int, end: int, lex: Lexicon, tc: TaskContexts) -> bool:
+    """Can tokens start..end, listed beside a task, be a task: a lower-case
+    phrase whose last word names work, not a verb ("suggesting that")?"""
+    last = lowers[end - 1]
+    if last in lex.name_stop_words or not v[end - 1].text.islower():
+        return False
+    if end - start == 1 and _is_gerund(v[start].text) and end < len(v) and lowers[end] in ("that", "the", "a", "an"):
+        return False  # ", suggesting that ...": a verb
+    return names_work(last, tc, lex.task_heads)
+
+
+def _drop_modifiers(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> None:
+    """ "synthetic reasoning data", "attribute labeling quality": a task
+    phrase of the rules followed by another noun only describes that noun.
+    Kept before a task word ("tasks") or a tool ("system"), and before a verb in -ing."""
+    keep = []
+    for c in found:
+        if c.label == "Task" and c.source == "head" and c.end < v[c.start].sent_end:
+            nxt = v[c.end]
+            if nxt.text.islower() and _word_ok(nxt, lex, True) and nxt.lower_ not in lex.task_cues \
+                    and nxt.lower_ not in _TOOL_NOUNS and nxt.lower_ not in tc.tools_after and not _is_gerund(nxt.text):
+                continue
+        keep.append(c)
+    found[:] = keep
+
+
+@lru_cache(maxsize=16)
+def _last_words(phrases: frozenset[tuple[str, ...]]) -> frozenset[str]:
+    return frozenset(p[-1] for p in phrases)
 
 
 # "a semantic data annotation system": a task named by what serves it.
 _TOOL_NOUNS = frozenset({"system", "systems", "method", "methods", "framework", "frameworks", "approach",
                          "approaches", "model", "models", "pipeline", "technique", "techniques", "algorithm",
                          "algorithms", "tool", "tools"})
-_GERUND_CONTEXT = frozenset({"for"})
+_VERB_CONTEXT = frozenset({"for", "in", "at"})
 
 
-def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, contexts: list[int]) -> list[Candidate]:
-    """ "for estimating passage quality": a task said with a verb in -ing
-    after "for", and up to four content words after it."""
+def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "a method for learning invariant representations", "accurate in
+    predicting the stance of parties": a task said with a verb in -ing after
+    a tool and "for" (tc.verb_tools) or an ability and "in"/"at"
+    (tc.verb_abilities), with the verb's object: up to four content words
+    after an optional "the", and up to three more after "of" (or, after a
+    noun in -ing such as "learning", after "from" or "with")."""
     out = []
-    texts = view_columns(doc)[0]
-    # A gerund counts only right after "for" (`contexts`), a rarer word than the words in -ing: start from it.
-    for k in contexts:
-        if k + 1 >= len(v) or not _is_gerund(texts[k + 1]):
+    texts, lowers = view_columns(doc)[:2]
+    ends = tc.verb_object_ends
+    for k in positions(lowers, _VERB_CONTEXT):
+        if k == 0 or lowers[k - 1] not in (tc.verb_tools if lowers[k] == "for" else tc.verb_abilities):
             continue
-        tok = v[k + 1]
-        low = tok.lower_
+        g = k + 1
+        if g < len(v) and lowers[g].endswith("ly") and texts[g].isalpha():
+            g += 1  # "for automatically generating ..."
+        if g >= len(v) or not _is_gerund(texts[g]):
+            continue
+        low = lowers[g]
         if low in lex.name_stop_words or low in lex.eval_verbs:
             continue
-        if low in lex.task_heads or low in lex.patterns.allowed_gerunds:
-            continue  # a noun in -ing ("learning"), handled as a head
-        j = tok.i + 1
-        end = tok.sent_end
-        while j < end and j - tok.i <= 4 and _word_ok(v[j], lex, True):
+        if (low in lex.task_heads or low in lex.patterns.allowed_gerunds) and low not in tc.verb_nouns:
+            continue  # a noun in -ing ("reasoning"), found by the head rules
+        end = v[g].sent_end
+        j = g + 1
+        if j < end and lowers[j] in ("the", "a", "an"):
             j += 1
-        if j - tok.i >= 2 and (j >= end or v[j].is_punct or v[j].lower_ in _PHRASE_END):
-            out.append(Candidate(tok.i, j, "Task", "head"))
+        j = _object_end(v, lex, j, end, 4, ends)
+        if j == g + 1 or lowers[j - 1] in ("the", "a", "an"):
+            continue
+        if j + 1 < end and lowers[j] in tc.verb_object_links and (low in tc.verb_nouns or lowers[j] == "of"):
+            m = _object_end(v, lex, j + 1, end, 3, ends)
+            if m > j + 1 and (m >= end or v[m].is_punct or lowers[m] in ends):
+                j = m
+        if j >= end or v[j].is_punct or lowers[j] in ends:
+            out.append(Candidate(g, j, "Task", "head"))
     return out
+
+
+def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "a criterion for filter pruning", "approaches for visual search": after
+    a tool (tc.verb_tools) and "for", up to four content words whose last one
+    names work are a task, when the phrase ends there."""
+    out = []
+    lowers = view_columns(doc)[1]
+    ends = tc.verb_object_ends
+    for k in positions(lowers, ("for",)):
+        if k == 0 or lowers[k - 1] not in tc.verb_tools:
+            continue
+        start = _context_word_end(v, k + 1, tc)
+        end = v[k].sent_end
+        j = _object_end(v, lex, start, end, 4, ends)
+        if j == start or not (j >= end or v[j].is_punct or lowers[j] in ends or lowers[j] in lex.task_cues):
+            continue
+        if names_work(lowers[j - 1], tc, lex.task_heads) and lowers[j - 1] not in lex.name_stop_words:
+            out.append(Candidate(start, j, "Task", "head"))
+    return out
+
+
+def _context_word_end(v: list[Tok], start: int, tc: TaskContexts) -> int:
+    """Past up to two words of tc.adjectives_before from `start` ("for efficient ...")."""
+    j = start
+    while j < len(v) and j - start < 2 and v[j].lower_ in tc.adjectives_before:
+        j += 1
+    return j
+
+
+def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, ends: frozenset[str]) -> int:
+    """The end of up to `limit` content words from `start` (before `end`), none of them in `ends`."""
+    j = start
+    while j < end and j - start < limit and _word_ok(v[j], lex, True) and v[j].lower_ not in ends:
+        j += 1
+    return j
 
 
 def _is_gerund(text: str) -> bool:
@@ -284,7 +501,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
 
 def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
-    texts = view_columns(doc)[0]
+    texts = view_columns(doc).texts
     for i in positions(texts, {t for t in set(texts) if name_like_text(t, lex)}):
         tok = v[i]
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
@@ -306,13 +523,12 @@ class _RuleStarts(NamedTuple):
     metric: list[int]
     method: list[int]
     dataset_cue: list[int]
-    gerund_context: list[int]
     dataset_list: list[int]
 
 
 @lru_cache(maxsize=16)
 def _start_words(lex: Lexicon) -> frozenset[str]:
-    return lex.task_heads | lex.metric_heads | lex.method_heads | lex.dataset_cues_after | _GERUND_CONTEXT \
+    return lex.task_heads | lex.metric_heads | lex.method_heads | lex.dataset_cues_after \
         | lex.patterns.dataset_list_cues
 
 
@@ -325,7 +541,7 @@ def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
         return [i for i in hits if lowers[i] in words]
 
     return _RuleStarts(among(lex.task_heads), among(lex.metric_heads), among(lex.method_heads),
-                       among(lex.dataset_cues_after), among(_GERUND_CONTEXT),
+                       among(lex.dataset_cues_after),
                        among(lex.dataset_cues_after | lex.patterns.dataset_list_cues))
 
 
@@ -333,16 +549,24 @@ def _rule_starts(lowers: tuple[str, ...], lex: Lexicon) -> _RuleStarts:
 def make_entity_patterns(nlp: Language, name: str, rules: list[str]):
     """The pattern rules, with the lexicon changed by the user's `rules` files."""
     lex = lexicon(rules)
-    return lambda doc: find_pattern_entities(doc, lex)
+    tc = task_contexts(rules)
+    return lambda doc: find_pattern_entities(doc, lex, tc)
 
 
-def find_pattern_entities(doc: Doc, lex: Lexicon) -> Doc:
+def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None) -> Doc:
+    tc = tc or task_contexts()
     v = token_view(doc)
-    at = _rule_starts(view_columns(doc)[1], lex)
+    at = _rule_starts(view_columns(doc).lowers, lex)
     found = candidates(doc)
-    found += _task_candidates(doc, v, lex, at.task)
-    found += _narrowed_tasks(doc, v, lex, found)
-    found += _gerund_candidates(doc, v, lex, at.gerund_context)
+    found += _task_candidates(doc, v, lex, tc, at.task, found)
+    found += _narrowed_tasks(doc, v, lex, tc, found)
+    found += _cued_tasks(doc, v, lex, tc)
+    found += _tasks_before_cues(doc, v, lex, tc)
+    found += _listed_tasks(doc, v, lex, tc, found)
+    _drop_fields(doc, v, found, tc)
+    _drop_modifiers(doc, v, lex, tc, found)
+    found += _gerund_candidates(doc, v, lex, tc)
+    found += _tool_purposes(doc, v, lex, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
     found += _method_candidates(doc, v, lex, at.method)

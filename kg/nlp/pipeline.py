@@ -24,8 +24,9 @@ Contract with everything downstream (kg.extract.record, kg.extract.relations):
   Span._.source: the rule that found it (proposal, abbreviation, gazetteer,
   variant, cue, name, head);
 - kg.nlp.entities.settled_entities(doc): the same entities as plain Entity
-  values (offsets, label and the extensions above), for readers that would
-  otherwise build every Span again;
+  values (offsets, label and the extensions above), kept by kg_entities in
+  doc._.kg_entities, or read from doc.spans[SPAN_KEY] when those spans were
+  set some other way;
 - doc._.abbreviations: list of (long Span, short Span) defined in the text;
 - doc._.proposed_name: kg_name of the proposed Method named most often (the
   first on a tie), or None;
@@ -41,10 +42,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from spacy.attrs import IS_ALPHA, IS_PUNCT, IS_SPACE, LANG, LIKE_NUM, LOWER
 from spacy.lang.en import English
 from spacy.language import Language
-from spacy.vocab import Vocab, create_vocab
 
 # Importing the modules registers their components and extensions.
 from kg.nlp import abbreviations, entities, gazetteer, patterns, proposals, sentences  # noqa: F401
@@ -54,43 +53,20 @@ from kg.nlp.tokenizer import cleaning_tokenizer
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
 TEXT_TOKENIZER_CACHE = 100_000  # chunks
 
-# The lexical attributes kg reads. spaCy computes every attribute its vocab
-# has a getter for when it first meets a word, one Python call each (~23 for
-# English): for the gazetteer's names at start-up and for every new word of
-# the text after. kg reads only these, so the vocab computes only these:
-#   LOWER     token.lower_ (kg.nlp.tokens' view, kg.extract.baselines) and the
-#             gazetteer's PhraseMatcher(attr="LOWER")
-#   IS_SPACE, IS_PUNCT, IS_ALPHA   the flags of kg.nlp.tokens' view
-#   LIKE_NUM  token.like_num in kg.extract.baselines
-#   LANG      vocab.lang, which names kg.nlp.tokens' word table
-# Any other (norm_, shape_, is_digit, is_stop, like_url, ...) reads as empty
-# or False. Code that starts reading one must add it here;
-# tests/test_nlp_pipeline.py looks for such reads.
-LEXICAL_ATTRIBUTES = frozenset({LOWER, IS_SPACE, IS_PUNCT, IS_ALPHA, LIKE_NUM, LANG})
-
-
-def make_vocab() -> Vocab:
-    """spaCy's English vocab, computing only the LEXICAL_ATTRIBUTES of a word."""
-    vocab = create_vocab("en", English.Defaults)
-    vocab.lex_attr_getters = {attr: get for attr, get in vocab.lex_attr_getters.items() if attr in LEXICAL_ATTRIBUTES}
-    return vocab
-
 
 def make_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = ()) -> Language:
     """The kg Language up to the settled entities. `gazetteers` are extra
     gazetteer files, `rules` the user's rules files (kg.rules), applied in
     order over the packaged rules. kg.extract.pipeline adds the relations."""
     rule_files = [str(p) for p in rules]
-    # English(...), not spacy.blank("en"): blank fills and checks a whole
-    # config first (a twentieth of start-up); kg never saves the pipeline or
-    # builds it again from its config.
-    nlp = English(vocab=make_vocab(), create_tokenizer=cleaning_tokenizer)
+    # The Language builds kg's tokenizer as its own; kg never saves the
+    # pipeline or builds it again from a config, so no config is needed.
+    nlp = English(create_tokenizer=cleaning_tokenizer)
     # spaCy remembers how it split at most 10,000 distinct chunks, the first
-    # ones met. The gazetteer tokenizes ~900 of its names (those not plain
-    # words) while it is built, 414 abstracts of our seed corpus hold 11,000
-    # more chunks, and a field's vocabulary keeps growing with the corpus:
-    # past the limit every new chunk is split by the affix rules on every use
-    # (tokenizing took twice as long). 100,000 chunks take about 30 MB.
+    # ones met; the 414 abstracts of our seed corpus alone hold 11,000, and a
+    # field's vocabulary keeps growing with the corpus. Past the limit every
+    # new chunk is split by the affix rules again on every use. 100,000
+    # chunks take about 30 MB.
     nlp.tokenizer.inner.max_cache_size = TEXT_TOKENIZER_CACHE
     nlp.add_pipe("kg_sentences")
     nlp.add_pipe("kg_abbreviations")

@@ -10,6 +10,7 @@ capitalised word follows.
 from __future__ import annotations
 
 import numpy
+from spacy.attrs import SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -28,8 +29,7 @@ def sentence_starts(texts: tuple[str, ...], spaces: tuple[bool, ...]) -> list[in
     spaces and closing brackets or quotes and tests the next word."""
     n = len(texts)
     starts = [0] if n else []
-    # Token 0 opens the first sentence and ends none. The enders are found by
-    # scanning the columns in C (kg.nlp.tokens.positions), not token by token.
+    # Token 0 opens the first sentence and ends none.
     enders = positions(texts, _ENDERS, 1)
     blank_lines = [i for i in positions(spaces, (True,), 1) if "\n\n" in texts[i]]
     if blank_lines:
@@ -56,13 +56,16 @@ def sentence_starts(texts: tuple[str, ...], spaces: tuple[bool, ...]) -> list[in
 
 @Language.component("kg_sentences")
 def split_sentences(doc: Doc) -> Doc:
-    """Mark sentence starts, written with one array copy, and build the token
-    view (kg.nlp.tokens) from the same token columns."""
+    """Mark sentence starts, and build the token view (kg.nlp.tokens) from
+    the same token columns."""
     columns = token_columns(doc)
-    starts = sentence_starts(columns[0], columns[3])
+    starts = sentence_starts(columns.texts, columns.is_space)
     if len(doc):
+        # One array for the whole Doc: setting token.is_sent_start checks
+        # the whole Doc on every token. 1 opens a sentence, -1 does not;
+        # spaCy takes its arrays as uint64.
         flags = numpy.full((len(doc), 1), -1, dtype="int64")
         flags[starts, 0] = 1
-        doc.from_array(["SENT_START"], flags.view("uint64"))
+        doc.from_array([SENT_START], flags.view("uint64"))
     build_view(doc, columns, starts)
     return doc

@@ -11,10 +11,6 @@ character keeping its offset, so token offsets point into the original text.
 
 from __future__ import annotations
 
-import re
-import string
-from typing import Iterator
-
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
@@ -30,50 +26,6 @@ ABBREVIATIONS = ("al.", "e.g.", "i.e.", "vs.", "cf.", "etc.", "Fig.", "Figs.", "
 # Dashes between words that do split (an em dash is punctuation, a hyphen is part of a name).
 _DASH_INFIX = r"(?<=[A-Za-z0-9])(?:--|—|–)(?=[A-Za-z])"
 _FINAL_STOP = r"(?<=[A-Za-z0-9\)\]%])\."
-
-
-class _Suffixes:
-    """The suffix rules, searched as spaCy's tokenizer does on every new word
-    and on what is left of it after each split, with a shortcut.
-
-    The regex joins ~80 rules, each anchored at the end, and is tried at every
-    position of the word: a tenth of the cost of tokenizing new text. Yet
-    every rule ends in a punctuation mark or a symbol, but for "'s" ("'S",
-    "’s", "’S"), so a word ending in an ASCII letter or digit (an "s" not
-    after an apostrophe included) has no suffix, and is not searched. (spaCy's
-    unit rule, "10km", would end in a letter: the science tokenizer drops it.)"""
-
-    def __init__(self, rules: list[str]):
-        self.regex = compile_suffix_regex(rules)
-        self.pattern = self.regex.pattern  # spaCy saves a tokenizer's rules as search.__self__.pattern
-
-    def search(self, word: str) -> re.Match | None:
-        last = word[-1:]
-        if last in _PLAIN_END and not (last in "sS" and word[-2:-1] in _APOSTROPHES):
-            return None
-        return self.regex.search(word)
-
-
-class _Infixes:
-    """The infix rules, found as spaCy's tokenizer does in every new word
-    that has no prefix or suffix left, with a shortcut: each rule takes a
-    character that is not ASCII or is one of _INFIX_ASCII ("...", "—", an
-    icon, "a.B", "a,b", "a/b", "a--b"), so a word without any of them has
-    no infix and is not searched."""
-
-    def __init__(self, rules: list[str]):
-        self.regex = compile_infix_regex(rules)
-        self.pattern = self.regex.pattern
-
-    def finditer(self, word: str) -> Iterator[re.Match]:
-        if word.isascii() and _INFIX_ASCII.isdisjoint(word):
-            return iter(())
-        return self.regex.finditer(word)
-
-
-_PLAIN_END = frozenset(string.ascii_letters + string.digits)
-_APOSTROPHES = ("'", "’")
-_INFIX_ASCII = frozenset(".,:<>=/-")
 
 
 def _is_hyphen_rule(pattern: str) -> bool:
@@ -95,20 +47,6 @@ class CleaningTokenizer:
         doc = self.inner(cleaned)
         doc.user_data["kg_text"] = cleaned  # Doc.text would re-join every token
         return doc
-
-    def plain_words(self, text: str) -> list[str] | None:
-        """The token texts of `text`, told without tokenizing it, when it is
-        plain words: ASCII letters and digits between single spaces, none of
-        them a special case ("cannot", "10am"). No rule of the science
-        tokenizer splits such a word: every prefix, suffix and infix rule
-        needs a character that is not a letter or digit (spaCy's English unit
-        suffix, which splits "10km", is one of the rules it drops), and no
-        markup is cleaned out of it. None for any other text."""
-        words = text.split(" ")
-        rules = self.inner.rules
-        if all(w.isascii() and w.isalnum() and w not in rules for w in words):
-            return words
-        return None
 
     def pipe(self, texts, batch_size: int = 1000):
         for text in texts:
@@ -145,8 +83,8 @@ def science_tokenizer(nlp: Language) -> Tokenizer:
         nlp.vocab,
         rules=_exceptions(defaults.tokenizer_exceptions),
         prefix_search=compile_prefix_regex(defaults.prefixes).search,
-        suffix_search=_Suffixes(suffixes).search,
-        infix_finditer=_Infixes(infixes).finditer,
+        suffix_search=compile_suffix_regex(suffixes).search,
+        infix_finditer=compile_infix_regex(infixes).finditer,
         token_match=defaults.token_match,
         url_match=defaults.url_match,
     )
@@ -158,10 +96,8 @@ def science_tokenizer(nlp: Language) -> Tokenizer:
 
 
 def cleaning_tokenizer(nlp: Language) -> CleaningTokenizer:
-    """The cleaning science tokenizer of `nlp`; as a Language's
-    create_tokenizer, the only tokenizer the Language builds (with install()
-    afterwards, spaCy's default one is built first for nothing: ~1,300
-    special cases and three affix regexes, a fifth of start-up)."""
+    """The cleaning science tokenizer of `nlp`; given to a Language as its
+    create_tokenizer, it is the only tokenizer the Language builds."""
     return CleaningTokenizer(science_tokenizer(nlp))
 
 

@@ -1,0 +1,310 @@
+"""Whose result a number is, and in which metric and on which dataset: the
+rules that attach a number of a sentence to the mentions around it (rule
+family "results", kg/resources/rules/results.json). Used by the achieves
+rules of kg/extract/relations.py and by its dataset finder, which the
+improvesOver values share.
+
+- A number after "the previous best", "compared to", "than" is another
+  method's score ("improving over the previous best IS of 52.5").
+- Lists pair in order: "IS and FID of 232.5 and 8.1", "2.3 and 1.1 points
+  on A and B, respectively".
+- A result whose sentence names no dataset was measured on the dataset that
+  the last sentence naming one (and reporting results) named, when it named
+  only one ("Experiments on Foo-1000 ... It reaches a WER of 13.1%.").
+- A multiplier in speed, memory or cost is a figure reached ("a 3x
+  speedup"), unless a yardstick is named with it ("comparable to X").
+- An average over several datasets has none of them; training data is no
+  dataset of a result or of an evaluation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from kg import rules
+from kg.extract.numbers import Quantity, runs
+from kg.extract.relation_sentence import Mention, Sentence
+
+
+def _alt(pieces: Iterable[str]) -> str:
+    return "(?:" + "|".join(sorted(pieces, key=len, reverse=True)) + ")"
+
+
+@dataclass(frozen=True)
+class ResultRules:
+    """The compiled rule family "results"."""
+
+    baseline_score: re.Pattern  # ends where the number begins: "... the previous best IS of "
+    efficiency: re.Pattern
+    respectively: re.Pattern
+    yardstick: re.Pattern
+    averaged: re.Pattern  # matched right after a number's metric words
+    training: re.Pattern
+    plain_score: re.Pattern  # ends where the number begins
+    testing: re.Pattern
+    result_opener: re.Pattern
+    pieces: dict  # key -> its regular-expression pieces, for tests and docs
+
+
+def result_rules(extra: Iterable[str] = ()) -> ResultRules:
+    """The result rules, with the changes of the user's rules files `extra`."""
+    return _result_rules(tuple(str(p) for p in extra))
+
+
+@lru_cache(maxsize=16)
+def _result_rules(extra: tuple[str, ...]) -> ResultRules:
+    data = rules.load("results", extra)
+    return ResultRules(
+        # The cue, then at most a few words (a metric's name, "of", "at") and no other number.
+        baseline_score=re.compile(
+            rf"\b{_alt(data['baseline_score_before'])}(?:\s+|\s*[:=(]\s*)(?:(?!(?:to|by|into)\s)[^\s\d.,;:()]+\s+){{0,4}}?(?:of\s+|at\s+|is\s+|was\s+|=\s*|:\s*|\(\s*)?"
+            r"(?:only\s+|just\s+|about\s+|around\s+)?~?$", re.I),
+        efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
+        respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
+        yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
+        plain_score=re.compile(rf"\b{_alt(data['plain_scores'])}\s+(?:only\s+|about\s+|around\s+)?~?$", re.I),
+        training=re.compile(rf"\b{_alt(data['training_words'])}", re.I),
+        testing=re.compile(rf"\b{_alt(data['test_words'])}", re.I),
+        averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['averaged_over'])}\b", re.I),
+        result_opener=re.compile(rf"\b{_alt(data['result_openers'])}", re.I),
+        pieces={k: list(v) for k, v in data.items()},
+    )
+
+
+def rules_of(s: Sentence) -> ResultRules:
+    return s.result_rules or result_rules()
+
+
+# -- another method's score ---------------------------------------------------------
+def baseline_score(s: Sentence, q: Quantity, clause_start: int) -> bool:
+    """ "improving over the previous best IS of 52.52 and FID of 18.65",
+    "compared to 80.1%": a score of the baseline, not of the subject. The
+    words that say so come right before the number, or before the first
+    number of the list it is in. A change "from A to B" is the subject's own,
+    and "more than 90%" is a qualifier."""
+    if q.from_value is not None:
+        return False
+    first = _listed(s, q)[0]
+    before = s.text[max(clause_start, _previous_end(s, first), first.start - 90):first.start]
+    m = rules_of(s).baseline_score.search(before)
+    return bool(m) and not _QUALIFIER.fullmatch(m.group(0))
+
+
+_QUALIFIER = re.compile(r"than\s*~?", re.I)  # "more than 90%"
+
+
+# Between two numbers of one list: "and", a comma, and maybe the next one's metric ("and FID of").
+_LIST_LINK = re.compile(
+    # "52.5 and 18.6", "IS of 52.5 and FID of 18.6": the next number's metric before it
+    r"\s*(?:,\s*(?:and\s+)?|and\s+|or\s+)(?:(?:(?:an?|the)\s+)?[^\s\d.,;:()]+(?:\s+[^\s\d.,;:()]+){0,3}?"
+    r"\s*(?:\([^()]{1,12}\)\s*)?(?:of|at|=|:)\s+)?"
+    # "36.3% in Insertion and 39.6% in Deletion": each number's metric after it
+    r"|\s*in\s+(?:the\s+)?[^\s\d.,;:()]+(?:\s+[^\s\d.,;:()]+){0,3}?\s*(?:,\s*(?:and\s+)?|and\s+)", re.I)
+
+
+def _listed(s: Sentence, q: Quantity) -> list[Quantity]:
+    """The numbers listed with `q` up to it: "52.52 and 18.65", "IS of 52.52 and FID of 18.65"."""
+    qs = s.quantities
+    k = qs.index(q)
+    chain = [q]
+    while k > 0 and _LIST_LINK.fullmatch(_unbracketed(s.text[qs[k - 1].end:qs[k].start])):
+        k -= 1
+        chain.insert(0, qs[k])
+    return chain
+
+
+def score_list(s: Sentence, q: Quantity) -> list[Quantity]:
+    """The whole list `q` is in: "NDCG@10 (0.72) and MAP (0.51) on TREC"."""
+    qs = s.quantities
+    chain = _listed(s, q)
+    k = qs.index(q)
+    while k + 1 < len(qs) and _LIST_LINK.fullmatch(_unbracketed(s.text[qs[k].end:qs[k + 1].start])):
+        k += 1
+        chain.append(qs[k])
+    return chain
+
+
+def _unbracketed(between: str) -> str:
+    """The words between two numbers each in brackets after its metric, as
+    if written with "of": ") and MAP (" -> " and MAP of "."""
+    if re.match(r"\s*\)", between) and re.search(r"\(\s*$", between):
+        return re.sub(r"\(\s*$", " of ", re.sub(r"^\s*\)", " ", between))
+    return between
+
+
+def _previous_end(s: Sentence, q: Quantity) -> int:
+    ends = [o.end for o in s.quantities if o.end <= q.start]
+    return max(ends) if ends else 0
+
+
+# -- lists paired in order ----------------------------------------------------------
+_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
+
+
+def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
+    """Runs of two or more mentions of `label` joined by commas, "and", "&",
+    "/": "GSM8K and HumanEval", "IS, FID and KID"."""
+    out: list[list[Mention]] = []
+    for m in s.of(label):
+        if out and m.name == out[-1][-1].name and re.fullmatch(r"\s*\(\s*", s.text[out[-1][-1].end:m.start]):
+            # "Inception Score (IS)": one name written twice; the list goes on after the bracket.
+            close = s.text.find(")", m.end)
+            out[-1][-1] = out[-1][-1]._replace(end=close + 1 if close >= 0 else m.end)
+        elif out and _JOIN.fullmatch(s.text[out[-1][-1].end:m.start]):
+            out[-1].append(m)
+        else:
+            out.append([m])
+    return [group for group in out if len(group) > 1]
+
+
+def respective_metric(s: Sentence, q: Quantity) -> str | None:
+    """ "IS and FID of 232.5 and 8.1", "IS and FID from 52.5 and 18.7 to
+    166.5 and 7.4": a list of metrics right before a list of as many numbers."""
+    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    if len(run) < 2:
+        return None
+    for group in mention_lists(s, "Metric"):
+        between = s.text[group[-1].end:run[0].start]
+        if len(group) == len(run) and len(between) <= 70 and not any(
+                group[-1].end <= o.start < run[0].start and o.from_value is None for o in s.quantities) \
+                and not any(group[-1].end <= m.start < run[0].start for m in s.of("Metric")):
+            return group[run.index(q)].name
+    return None
+
+
+def previous_in_list(s: Sentence, q: Quantity) -> Quantity | None:
+    """ "85.3% accuracy on CIFAR-10 and 62.1% on CIFAR-100": the number
+    listed before `q` with its own dataset, in the same unit; `q` is a
+    score in the same metric."""
+    qs = s.quantities
+    k = qs.index(q) if q in qs else 0
+    if k == 0 or qs[k - 1].unit != q.unit:
+        return None
+    return qs[k - 1] if _NEXT_IN_LIST.fullmatch(s.text[qs[k - 1].end:q.start]) else None
+
+
+_NEXT_IN_LIST = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,3}?(?:on|in|for)\s+(?:the\s+)?[^,;:()]{1,40}?"
+                           r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I)
+
+
+def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quantity]) -> str | None:
+    """The mention of `label` that `q` is paired with: the k-th number of a
+    list goes with the k-th name of a list of as many names ("85.1% and
+    78.3% on A and B"). The numbers are `q`'s run; where the sentence says
+    "respectively", also the `candidates` (the sentence's results) of `q`'s
+    unit, in order ("a 2.26x speedup (9.4% gain) and a 2.23x speedup ... on
+    A and B, respectively")."""
+    groups = mention_lists(s, label)
+    if not groups:
+        return None
+    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    lists = [run] if len(run) > 1 else []
+    if rules_of(s).respectively.search(s.text):
+        same = [c for c in candidates if c.unit == q.unit and _bracketed(s, c) == _bracketed(s, q)]
+        if q in same and len(same) > 1:
+            lists.append(same)
+    for numbers in lists:
+        fitting = [g for g in groups if len(g) == len(numbers)]
+        if not fitting:
+            continue
+        # The list nearest the numbers: before them or after them.
+        group = min(fitting, key=lambda g: min(abs(g[-1].end - numbers[0].start), abs(g[0].start - numbers[-1].end)))
+        return group[numbers.index(q)].name
+    return None
+
+
+def _bracketed(s: Sentence, q: Quantity) -> bool:
+    opened = s.text.rfind("(", 0, q.start)
+    return opened >= 0 and s.text.rfind(")", 0, q.start) < opened
+
+
+# -- efficiency -----------------------------------------------------------------------
+def efficiency(s: Sentence, q: Quantity, metric: str, run_end: int) -> bool:
+    """A multiplier in speed, memory or cost ("a 2.1x FLOPs reduction", "3x
+    speedup", "2x faster"): a result the method reaches. The metric says
+    so, or the two words right after the number: further on they may speak
+    of something else ("a 2x gain in accuracy with less memory"). A
+    percentage ("a 36% reduction in memory") and a margin after "by" are
+    changes from what the method started from, no figure of its own."""
+    if q.unit in ("%", "points") or _BY.search(s.text, max(0, q.start - 12), q.start):
+        # "a 36% reduction in memory", "reduces memory by 4x": a change from the method without it
+        return False
+    pattern = rules_of(s).efficiency
+    after = _NEXT_WORDS.match(s.text, run_end)
+    return bool(pattern.search(metric) or (after and pattern.search(after.group())))
+
+
+_BY = re.compile(r"\bby\s+(?:up\s+to\s+|about\s+|over\s+|nearly\s+|almost\s+|roughly\s+)?~?$", re.I)
+
+
+_NEXT_WORDS = re.compile(r"\s*[^\s,;:()]+(?:\s+[^\s,;:()]+)?")
+
+
+def measured_against(s: Sentence, clause_start: int, q: Quantity) -> bool:
+    """ "comparable performance to BarNet, with more than 10x speedup": the
+    clause names a yardstick, and the multiplier is relative to it."""
+    return bool(rules_of(s).yardstick.search(s.text, clause_start, q.start))
+
+
+def for_method(s: Sentence, run_end: int) -> Mention | None:
+    """ "141 tokens/s for FooNet-8B": a proposed method named right after a
+    number and its metric, with "for"; the number is its result."""
+    m = _FOR.match(s.text, run_end)
+    if not m:
+        return None
+    return next((x for x in s.of("Method") if x.start == m.end() and x.proposed), None)
+
+
+_FOR = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,2}?for\s+(?:the\s+)?", re.I)
+
+
+def plain_score(s: Sentence, q: Quantity) -> str | None:
+    """ "a record-high score of 69.32 on MTEB": with no metric named, the
+    benchmark's own score, in the metric "score"."""
+    return "score" if rules_of(s).plain_score.search(s.text, max(0, q.start - 60), q.start) else None
+
+
+def averaged(s: Sentence, run_end: int) -> bool:
+    """ "an average accuracy of 45.7% across four benchmarks (A, B)": a
+    number over several datasets is no score on any one of them."""
+    return bool(rules_of(s).averaged.match(s.text, run_end))
+
+
+def cost_figure(s: Sentence, metric: str, run_end: int) -> bool:
+    """A figure of speed, memory or cost ("1.9x throughput"): it depends on
+    the hardware more than on a dataset named sentences before."""
+    pattern = rules_of(s).efficiency
+    after = _NEXT_WORDS.match(s.text, run_end)
+    return bool(pattern.search(metric) or (after and pattern.search(after.group())))
+
+
+def named_for_training(s: Sentence, clause_start: int, d: Mention) -> bool:
+    """ "the training triples of the MSMARCO collection", "to train FooNet,
+    we curate a set from MS MARCO": a word of training before the dataset
+    in its clause (or within 100 characters), with no word of testing
+    after it."""
+    window = s.text[max(clause_start, d.start - 100):d.start]
+    r = rules_of(s)
+    trained = list(r.training.finditer(window))
+    # "train DiTs for ImageNet generation": what a model is trained for is what it is tested on.
+    return bool(trained) and not r.testing.search(window, trained[-1].end()) and bool(_DATA_OF.search(window))
+
+
+_DATA_OF = re.compile(r"\b(?:of|from|on|in|with|using)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}?$", re.I)
+
+
+# -- the dataset of an earlier sentence -------------------------------------------------
+def result_setting(s: Sentence, datasets: Sequence[Mention], previous: str | None) -> str | None:
+    """The dataset a later result without one of its own was measured on,
+    after sentence `s` (`datasets`: its datasets that are not training
+    data): its one dataset when it reports results, none when it names
+    several, else what held before."""
+    names = {d.name for d in datasets}
+    if not names:
+        return previous
+    if len(names) > 1:
+        return None
+    return datasets[0].name if rules_of(s).result_opener.search(s.text) else previous

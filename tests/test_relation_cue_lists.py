@@ -1,0 +1,313 @@
+"""Every entry of every list of the relation_cues rule family
+(kg/resources/rules/relation_cues.json) does its job on a sentence written
+for it: the entry's words (for a regex piece, strings that the piece
+matches, one for each of its alternatives) are put into a sentence made for
+the list, and the relation rules must read that sentence as the list says.
+So an entry added to the packaged file either works or fails here, and
+docs/rules.md's account of each key is checked.
+
+The entity spans are set by hand (as in test_relations.py), so that only the
+relation rules are tested."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import subprocess
+import sys
+from typing import Callable
+
+import pytest
+import spacy
+
+import kg.extract.relations  # noqa: F401  registers kg_relations
+from kg import rules
+from kg.nlp import SPAN_KEY
+from kg.nlp.tokenizer import install
+
+DATA = rules.load("relation_cues")
+PROPOSAL = "We propose QuillNet, a parser for clause segmentation. "
+
+
+# -- strings a regex piece matches ------------------------------------------------
+def _choices(parsed) -> list[str]:
+    """Strings the parsed regex matches: each branch and each optional part
+    taken both ways, repeats as few times as they may (at least once for +).
+    Assertions and word boundaries add nothing."""
+    out = [""]
+    for op, av in parsed:
+        name = str(op)
+        if name == "LITERAL":
+            opts = [chr(av)]
+        elif name in ("NOT_LITERAL", "ANY"):
+            opts = ["a"]
+        elif name == "IN":
+            opts = [_member(av)]
+        elif name == "BRANCH":
+            opts = [s for branch in av[1] for s in _choices(branch)]
+        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
+            opts = _choices(av[-1])
+        elif name.endswith("REPEAT"):
+            low, high, item = av
+            inner = _choices(item)
+            opts = [s * max(low, 1) for s in inner] if low else [""] + (inner if high == 1 else [])
+        else:  # AT (\b, $), ASSERT, ASSERT_NOT
+            continue
+        out = [a + b for a, b in itertools.product(out, opts)]
+    return list(dict.fromkeys(out))
+
+
+def _member(items) -> str:
+    """A character of a parsed character set: a space where it may be one."""
+    for op, av in items:
+        name = str(op)
+        if name == "CATEGORY":
+            kind = str(av)
+            return " " if "SPACE" in kind else "1" if "DIGIT" in kind else "a"
+        if name == "LITERAL" and chr(av) == " ":
+            return " "
+    op, av = items[0]
+    return chr(av) if str(op) == "LITERAL" else chr(av[0])
+
+
+def examples(piece: str) -> list[str]:
+    """Strings the regex `piece` matches whole, one for each of its alternatives."""
+    found = [s for s in _choices(re._parser.parse(piece, re.I)) if re.fullmatch(piece, s, re.I)]
+    assert found, f"no example written for {piece!r}"
+    return found
+
+
+def test_examples_are_matched_by_their_piece() -> None:
+    assert examples("beat(?:s|ing)?") == ["beat", "beats", "beating"]
+    assert examples("state[- ]of[- ]the[- ]art") == ["state of the art"]
+    assert examples("outperform\\w*") == ["outperform"]
+    assert examples("e\\.g\\.,?") == ["e.g.", "e.g.,"]
+
+
+# -- the relation component on a sentence with entity spans set by hand ---------------
+def pipeline() -> spacy.Language:
+    """The relation component after kg's tokenizer ("fine-tuning" is one token)."""
+    nlp = spacy.blank("en")
+    install(nlp)
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations")
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return pipeline()
+
+
+def relations(nlp, text: str, entities: dict[str, str], proposed: tuple[str, ...] = ()) -> list[dict]:
+    doc = nlp.make_doc(text)
+    spans = []
+    for form, label in entities.items():
+        for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text):
+            span = doc.char_span(m.start(), m.end(), label=label)
+            assert span is not None, form
+            span._.kg_name = form
+            span._.proposed = form in proposed
+            spans.append(span)
+    doc.spans[SPAN_KEY] = spans
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    return doc._.kg_relations
+
+
+def improves(rels: list[dict]) -> set[tuple[str, str]]:
+    return {(r["s"], r["o"]) for r in rels if r["p"] == "improvesOver"}
+
+
+def values(rels: list[dict]) -> set[tuple[str, str, str | None]]:
+    return {(r["s"], r["o"], r.get("value")) for r in rels if r["p"] == "improvesOver"}
+
+
+METHODS = {"FooNet": "Method", "BarNet": "Method", "BazNet": "Method", "QuillNet": "Method", "CIFAR-10": "Dataset"}
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# Each list: (sentence for an entry x, what the rules must read in it).
+Case = tuple[Callable[[str], str], Callable[[list[dict], str], bool]]
+beats_barnet: Callable[[list[dict], str], bool] = lambda rels, x: ("FooNet", "BarNet") in improves(rels)
+quill_beats_barnet: Callable[[list[dict], str], bool] = lambda rels, x: ("QuillNet", "BarNet") in improves(rels)
+
+REGEX_LISTS: dict[str, Case] = {
+    "improve_verbs": (lambda x: f"FooNet {x} BarNet on CIFAR-10.", beats_barnet),
+    "improve_nouns_over": (lambda x: f"FooNet gives {x} over BarNet on CIFAR-10.", beats_barnet),
+    "over_words": (lambda x: f"FooNet gives improvements {x} BarNet on CIFAR-10.", beats_barnet),
+    "compared_to": (lambda x: f"FooNet gives higher accuracy {x} BarNet on CIFAR-10.", beats_barnet),
+    "comparatives": (lambda x: f"FooNet gives {x} accuracy than BarNet on CIFAR-10.", beats_barnet),
+    "improve_of": (lambda x: f"FooNet {x} the accuracy of BarNet on CIFAR-10.", beats_barnet),
+    "improve_on_verbs": (lambda x: f"FooNet {x} upon BarNet on CIFAR-10.", beats_barnet),
+    "improve_object_verbs": (lambda x: f"FooNet {x} BarNet on CIFAR-10.", beats_barnet),
+    "margin_units": (lambda x: f"FooNet is 2.1 {x} over BarNet on CIFAR-10.", beats_barnet),
+    # A gain word before or after a number makes it the margin.
+    "gain_words": (lambda x: f"FooNet outperforms BarNet with {x} of 2.1 on CIFAR-10. "
+                             f"FooNet outperforms BazNet with 1.5 {x} on CIFAR-10.",
+                   lambda rels, x: {("FooNet", "BarNet", "2.1"), ("FooNet", "BazNet", "1.5")} <= values(rels)),
+    "margin_before": (lambda x: f"FooNet outperforms BarNet {x} 2.1 on CIFAR-10.",
+                      lambda rels, x: ("FooNet", "BarNet", "2.1") in values(rels)),
+    "number_qualifiers": (lambda x: f"FooNet outperforms BarNet by {x} 2.1 on CIFAR-10.",
+                          lambda rels, x: ("FooNet", "BarNet", "2.1") in values(rels)),
+    # A bare whole number is a score only after a verb of achieving.
+    "achieve_verbs": (lambda x: f"FooNet {x} 91 BLEU on CIFAR-10.",
+                      lambda rels, x: any(r["p"] == "achieves" and r["value"] == "91" for r in rels)),
+    # With nothing else to tie the proposal to the dataset, an evaluation word does.
+    "evaluation": (lambda x: PROPOSAL + f"The {x} part uses CIFAR-10.",
+                   lambda rels, x: any(r["p"] == "evaluatedOn" and r["o"] == "CIFAR-10" for r in rels)),
+    "report_verbs": (lambda x: PROPOSAL + f"Experimental results {x} a 12% reduction in errors compared to BarNet.",
+                     quill_beats_barnet),
+    "method_nouns": (lambda x: PROPOSAL + f"Our {x} outperforms BarNet on CIFAR-10.", quill_beats_barnet),
+    "own_markers": (lambda x: PROPOSAL + f"{cap(x)} method outperforms BarNet on CIFAR-10.", quill_beats_barnet),
+    "self_reference": (lambda x: PROPOSAL + f"{cap(x)} outperform BarNet on CIFAR-10.", quill_beats_barnet),
+    "definite_nouns": (lambda x: PROPOSAL + f"On CIFAR-10 the {x} outperforms BarNet.", quill_beats_barnet),
+    "definite_determiners": (lambda x: PROPOSAL + f"On CIFAR-10 {x} optimizer outperforms BarNet.", quill_beats_barnet),
+    # ... and what keeps "the model" from standing for the proposal.
+    "definite_not_modifiers": (lambda x: PROPOSAL + f"On CIFAR-10 the {x} optimizer outperforms BarNet.",
+                               lambda rels, x: not improves(rels)),
+    "definite_not_before": (lambda x: PROPOSAL + f"On CIFAR-10 the optimizer {x} outperforms BarNet.",
+                            lambda rels, x: not improves(rels)),
+    "not_before_subject_it": (lambda x: PROPOSAL + f"Studies {x} it outperform BarNet on CIFAR-10.",
+                              lambda rels, x: not improves(rels)),
+    # Nothing is proposed by name: "our FooNet" makes FooNet the paper's own, and "it" stands for it.
+    "own_before_name": (lambda x: f"We study {x} FooNet here. It outperforms BarNet on CIFAR-10.", beats_barnet),
+    "sentence_openers": (lambda x: PROPOSAL + f"{cap(x)}, compared with BarNet, QuillNet gives higher accuracy.",
+                         quill_beats_barnet),
+    # A method named after these is compared with, so the subject is the one before it.
+    "yardsticks": (lambda x: f"FooNet {x} BarNet and outperforms prior methods on CIFAR-10.",
+                   lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
+    "advantage_links": (lambda x: f"FooNet reaches accuracy comparable to BarNet, {x} 3x fewer parameters.", beats_barnet),
+    "compared_before": (lambda x: f"FooNet runs {x} BarNet and outperforms prior methods on CIFAR-10.",
+                        lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
+    "verb_object_words": (lambda x: f"FooNet outperforms {x} BarNet, with higher accuracy than prior methods.",
+                          lambda rels, x: ("BarNet", "prior methods") not in improves(rels)
+                          and ("FooNet", "prior methods") in improves(rels)),
+    # "2.7 ... compared with 3.1 for BarNet" beats BarNet only where lower is better.
+    "lower_is_better": (lambda x: PROPOSAL + f"QuillNet reaches a {x} of 2.7, compared with 3.1 for BarNet.",
+                        quill_beats_barnet),
+    "baseline_phrases": (lambda x: f"FooNet outperforms the {x} parser on CIFAR-10.",
+                         lambda rels, x: improves(rels) == {("FooNet", f"{x} parser")}),
+    "baseline_leading_of": (lambda x: f"FooNet surpasses {x} of prior methods on CIFAR-10.",
+                            lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
+    "example_markers": (lambda x: f"FooNet outperforms prior methods, {x} BarNet and BazNet, on CIFAR-10.",
+                        lambda rels, x: improves(rels) == {("FooNet", "BarNet"), ("FooNet", "BazNet")}),
+}
+
+WORD_LISTS: dict[str, Case] = {
+    "baseline_heads": (lambda x: f"FooNet outperforms several {x} on CIFAR-10.",
+                       lambda rels, x: improves(rels) == {("FooNet", x)}),
+    # A modifier makes a plural noun a baseline, and keeps "the X model" from being the proposal.
+    "baseline_modifiers": (lambda x: f"FooNet outperforms {x} parsers on CIFAR-10. "
+                                     + PROPOSAL + f"On CIFAR-10 the {x} optimizer outperforms BarNet.",
+                           lambda rels, x: ("FooNet", f"{x} parsers") in improves(rels)
+                           and ("QuillNet", "BarNet") not in improves(rels)),
+    "baseline_drop_first": (lambda x: f"FooNet outperforms {x} prior methods on CIFAR-10.",
+                            lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
+    "baseline_stop": (lambda x: f"FooNet outperforms prior {x} methods on CIFAR-10.",
+                      lambda rels, x: not any(o.endswith("methods") for _, o in improves(rels))),
+    "baseline_stop_exceptions": (lambda x: f"FooNet outperforms prior methods {x} on CIFAR-10.",
+                                 lambda rels, x: improves(rels) == {("FooNet", f"prior methods {x}")}),
+    "baseline_stop_after_noun": (lambda x: f"FooNet outperforms prior methods {x} parsers.",
+                                 lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
+    "not_baseline_plurals": (lambda x: f"FooNet outperforms existing {x} on CIFAR-10.", lambda rels, x: not improves(rels)),
+    "own_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
+    "own_first_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
+    "clause_breaks": (lambda x: f"FooNet is small {x} outperforms prior methods on CIFAR-10.",
+                      lambda rels, x: not improves(rels)),
+}
+
+def new_word(key: str) -> str:
+    """A word that is no entry of list `key` (a plural where the list holds plurals)."""
+    return "zzzs" if key == "not_baseline_plurals" else "zzz"
+
+
+def test_every_list_has_a_sentence() -> None:
+    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS)
+
+
+def test_the_sentences_need_their_entry() -> None:
+    """Each sentence with a word that is no entry gives what the list would
+    not: the check is not met by the sentence alone."""
+    blank = pipeline()
+    met = [key for key, (sentence, check) in {**REGEX_LISTS, **WORD_LISTS}.items()
+           if check(relations(blank, sentence(new_word(key)), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, ("QuillNet",)),
+                    new_word(key))]
+    assert not met, f"sentences that pass with no entry in them: {met}"
+
+
+@pytest.mark.parametrize("key", sorted(REGEX_LISTS))
+def test_every_alternative_of_a_cue_list_fires(nlp, key: str) -> None:
+    sentence, check = REGEX_LISTS[key]
+    failed = []
+    for piece in DATA[key]:
+        for x in examples(piece):
+            ents = METHODS | {"BLEU": "Metric"}
+            if key == "lower_is_better":
+                ents = ents | {x: "Metric"}
+            if not check(relations(nlp, sentence(x), ents, ("QuillNet",)), x):
+                failed.append((piece, sentence(x)))
+    assert not failed, f"{key}: entries that do nothing: {failed}"
+
+
+@pytest.mark.parametrize("key", sorted(WORD_LISTS))
+def test_every_word_of_a_word_list_fires(nlp, key: str) -> None:
+    sentence, check = WORD_LISTS[key]
+    failed = [word for word in DATA[key] if not check(relations(nlp, sentence(word), METHODS, ("QuillNet",)), word)]
+    assert not failed, f"{key}: entries that do nothing: {failed}"
+
+
+# -- a user's rules file reaches every cue ----------------------------------------------
+def _rules_file(tmp_path, key: str, entries: list[str]):
+    path = tmp_path / f"{key}.json"
+    path.write_text(json.dumps({"relation_cues": {"extend": {key: entries}}}), encoding="utf-8")
+    return path
+
+
+def test_an_entry_added_by_a_rules_file_works_in_every_list(tmp_path) -> None:
+    """ "zzz" (new_word) added to each list: its sentence now reads as the list says
+    (test_the_sentences_need_their_entry shows it does not without the file)."""
+    failed = []
+    for key, (sentence, check) in {**REGEX_LISTS, **WORD_LISTS}.items():
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        word = new_word(key)
+        nlp.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, key, [word]))]})
+        if not check(relations(nlp, sentence(word), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, ("QuillNet",)), word):
+            failed.append(key)
+    assert not failed, f"lists whose added entry does nothing: {failed}"
+
+
+ECLIPSE = "FooNet eclipses RetinaNet by 2.1 points on COCO."
+
+
+def _eclipses(record: dict) -> list[tuple]:
+    return [(r["s"], r["o"], r.get("value"), r.get("unit"), r.get("dataset"))
+            for r in record["relations"] if r["p"] == "improvesOver"]
+
+
+def test_a_rules_file_adds_an_improve_verb_through_the_extractor(tmp_path) -> None:
+    from kg.extract import Extractor
+    from kg.model import Abstract
+
+    path = _rules_file(tmp_path, "improve_verbs", ["eclips\\w*"])
+    assert _eclipses(Extractor().record(Abstract("a", ECLIPSE))) == []
+    assert _eclipses(Extractor(rules=[path]).record(Abstract("a", ECLIPSE))) == \
+        [("FooNet", "RetinaNet", "2.1", "points", "COCO")]
+
+
+def test_a_rules_file_adds_an_improve_verb_through_the_cli(tmp_path) -> None:
+    inp = tmp_path / "in.jsonl"
+    inp.write_text(json.dumps({"id": "p1", "abstract": ECLIPSE}) + "\n", encoding="utf-8")
+    path = _rules_file(tmp_path, "improve_verbs", ["eclips\\w*"])
+    for rules_args, expected in (([], []), (["--rules", str(path)], [("FooNet", "RetinaNet", "2.1", "points", "COCO")])):
+        out = tmp_path / "out.jsonl"
+        run = subprocess.run([sys.executable, "-m", "kg", "extract", str(inp), "-o", str(out), "--quiet", *rules_args],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert _eclipses(json.loads(out.read_text())) == expected

@@ -1,0 +1,235 @@
+"""improvesOver: kinds of comparison phrasing and how their baselines are
+read, on sentences written for these tests (entity spans set by hand, as in
+test_relations.py, so that only the relation rules are tested)."""
+
+from __future__ import annotations
+
+import pytest
+
+import kg.extract.relations  # noqa: F401  registers kg_relations
+from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
+
+INTRO = "We introduce QuillNet, a parser for clause segmentation. "
+
+
+def beaten(doc) -> set[tuple]:
+    return {(r["s"], r["o"]) for r in rels(doc, "improvesOver")}
+
+
+def valued(doc) -> set[tuple]:
+    return {(r["s"], r["o"], r.get("value")) for r in rels(doc, "improvesOver")}
+
+
+def run(nlp, sentence: str, **entities: str):
+    ents = {"QuillNet": "Method", **{k.replace("_", " "): v for k, v in entities.items()}}
+    return annotate(nlp, INTRO + sentence, ents, proposed=("QuillNet",))
+
+
+# -- how a baseline phrase is read ---------------------------------------------------
+@pytest.mark.parametrize("sentence, baseline", [
+    # a name followed only by a kind of method: the name is the baseline
+    ("QuillNet outperforms the strong BarNet baseline on PTB.", "BarNet"),
+    ("QuillNet outperforms BarNet methods on PTB.", "BarNet"),
+    ("QuillNet improves upon the BarNet (v2) architecture.", "BarNet"),
+    # ... but a kind written in lower case stays whole
+    ("QuillNet outperforms a strong chart parser baseline on PTB.", "strong chart parser baseline"),
+    # a named method and its generic description in apposition
+    ("QuillNet outperforms the baseline model, BarNet, on PTB.", "BarNet"),
+    # "previously proposed" is earlier work, not the paper's
+    ("QuillNet outperforms previously proposed methods on PTB.", "previously proposed methods"),
+    ("QuillNet outperforms methods proposed in prior work.", "methods"),
+    # a participle inside the phrase does not end it
+    ("QuillNet is more accurate than separately trained models.", "separately trained models"),
+    ("QuillNet outperforms established methods on PTB.", "established methods"),
+    ("QuillNet outperforms state-of-art parsers on PTB.", "state-of-art parsers"),
+])
+def test_baseline_phrases(nlp, sentence, baseline):
+    doc = run(nlp, sentence, BarNet="Method", chart_parser="Method")
+    assert beaten(doc) == {("QuillNet", baseline)}
+
+
+def test_a_participle_after_the_baseline_ends_it(nlp):
+    doc = run(nlp, "QuillNet outperforms prior parsers trained on PTB.")
+    assert beaten(doc) == {("QuillNet", "prior parsers")}
+
+
+def test_a_dash_ends_the_baseline(nlp):
+    doc = run(nlp, "QuillNet gains 2.1 points over the BarNet baseline -- a wide margin.", BarNet="Method")
+    assert valued(doc) == {("QuillNet", "BarNet", "2.1")}
+
+
+def test_a_possessive_ends_the_named_baseline(nlp):
+    doc = run(nlp, "QuillNet surpasses BarNet's accuracy on PTB.", BarNet="Method")
+    assert beaten(doc) == {("QuillNet", "BarNet")}
+
+
+def test_the_comparison_word_said_again_after_a_list_separator(nlp):
+    doc = run(nlp, "We show gains over a strong chart baseline, as well as over the previous state of the art.")
+    assert beaten(doc) == {("QuillNet", "strong chart baseline"), ("QuillNet", "previous state of the art")}
+
+
+def test_an_enumeration_ends_the_list_of_baselines(nlp):
+    doc = run(nlp, "QuillNet (1) surpasses prior parsers, and (2) overcomes the drift problem of earlier parsers.")
+    assert beaten(doc) == {("QuillNet", "prior parsers")}
+
+
+# -- subjects ------------------------------------------------------------------------
+@pytest.mark.parametrize("middle", ["with standard BarNet", "on top of a BarNet", "with the BarNet"])
+def test_a_method_after_a_preposition_is_not_the_subject(nlp, middle):
+    doc = run(nlp, f"ZapNet {middle} outperforms prior parsers on PTB.", ZapNet="Method", BarNet="Method")
+    assert beaten(doc) == {("ZapNet", "prior parsers")}
+
+
+def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
+    # The paper proposes QuillNet and ZapNet; the last sentence names ZapNet with no span on it.
+    from kg.nlp import SPAN_KEY
+
+    text = "We introduce QuillNet and ZapNet, two parsers. ZapNet is more accurate than BarNet on PTB."
+    doc = nlp.make_doc(text)
+    spans = []
+    for form, at, proposed in (("QuillNet", text.find("QuillNet"), True), ("ZapNet", text.find("ZapNet"), True),
+                               ("BarNet", text.find("BarNet"), False)):
+        span = doc.char_span(at, at + len(form), label="Method")
+        span._.kg_name, span._.proposed = form, proposed
+        spans.append(span)
+    doc.spans[SPAN_KEY] = spans
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    assert beaten(doc) == {("ZapNet", "BarNet")}
+
+
+# -- "improves X": the method improved is the object --------------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet improves BarNet by 2.1 points on PTB.", {("QuillNet", "BarNet", "2.1")}),
+    ("QuillNet enhances existing parsers across treebanks.", {("QuillNet", "existing parsers", None)}),
+    ("QuillNet speeds up the pretrained parsers by 3x.", {("QuillNet", "pretrained parsers", "3")}),
+    ("QuillNet augments prior parsers such as BarNet and ZapNet.", {("QuillNet", "BarNet", None), ("QuillNet", "ZapNet", None)}),
+    # no earlier work as the object: nothing is beaten
+    ("QuillNet improves the results on PTB.", set()),
+    ("QuillNet improves BarNet reasoning on PTB.", set()),
+    ("QuillNet improves the training of parsers.", set()),
+    ("QuillNet augments existing treebank datasets.", set()),
+    # a kind the method is applied to, with no mark of earlier work
+    ("QuillNet accelerates chart parsers.", set()),
+    ("QuillNet enhances SSMs on PTB.", set()),
+    ("The Parse-enhanced BarNet is fast.", set()),
+])
+def test_the_object_of_an_improve_verb(nlp, sentence, expected):
+    assert valued(run(nlp, sentence, BarNet="Method", ZapNet="Method", SSMs="Method", chart_parsers="Method")) == expected
+
+
+# -- names no entity span marks --------------------------------------------------------
+@pytest.mark.parametrize("sentence, baselines", [
+    ("QuillNet outperforms both SparseZip and Wanda on PTB.", {"SparseZip", "Wanda"}),
+    ("QuillNet is 3x faster than the Hubble implementation.", {"Hubble"}),
+    ("QuillNet learns a smaller grammar than Lempel-Ziv.", {"Lempel-Ziv"}),
+    ("QuillNet is faster than GPU baselines.", {"GPU baselines"}),
+    ("QuillNet outperforms ImageNet-pretrained parsers.", set()),
+])
+def test_a_name_without_an_entity_span_is_a_baseline(nlp, sentence, baselines):
+    doc = run(nlp, sentence, SparseZip="Method")
+    assert {o for _, o in beaten(doc)} == baselines
+
+
+# -- a yardstick comparison with an advantage after it ---------------------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet reaches accuracy comparable to BarNet, with 3x fewer parameters.", {("QuillNet", "BarNet", "3")}),
+    ("QuillNet performs on par with BarNet while being 2.5x faster.", {("QuillNet", "BarNet", "2.5")}),
+    ("QuillNet matches the performance of BarNet at a much lower cost.", {("QuillNet", "BarNet", None)}),
+    ("QuillNet performs on par with BarNet on PTB.", set()),
+])
+def test_a_yardstick_with_an_advantage_is_improved_over(nlp, sentence, expected):
+    assert valued(run(nlp, sentence, BarNet="Method")) == expected
+
+
+@pytest.mark.parametrize("reference, subject", [("It", "ZapNet"), ("Our method", "QuillNet")])
+def test_it_is_the_proposal_named_last_and_our_method_the_papers(nlp, reference, subject):
+    doc = annotate(nlp, INTRO + f"We also propose ZapNet for long clauses. {reference} outperforms BarNet on PTB.",
+                   {"QuillNet": "Method", "ZapNet": "Method", "BarNet": "Method"}, proposed=("QuillNet", "ZapNet"))
+    assert beaten(doc) == {(subject, "BarNet")}
+
+
+# -- a reported result that names no method: the paper's proposal ---------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("Experimental results show its efficacy, outperforming prior parsers.", {("QuillNet", "prior parsers")}),
+    ("Experiments show a 12% reduction in errors compared to BarNet.", {("QuillNet", "BarNet")}),
+    # a finite verb or a comparative has a subject of its own
+    ("Experiments show that prior parsers outperform BarNet.", set()),
+    ("In experiments, shallow parsers are faster than BarNet.", set()),
+    # no report of a result
+    ("Parsing long clauses is hard, compared to BarNet.", set()),
+    ("In our experiments on PTB, outperforming BarNet is hard.", set()),
+])
+def test_a_reported_result_without_a_method_is_the_proposals(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == expected
+
+
+def test_the_subjects_name_with_kind_words_is_no_baseline(nlp):
+    doc = run(nlp, "QuillNet gains 3 points over BarNet, enabling QuillNet parsers to run faster than BarNet.",
+              BarNet="Method")
+    assert beaten(doc) == {("QuillNet", "BarNet")}
+
+
+# -- margins ---------------------------------------------------------------------------
+def test_a_percentage_after_margin_words_is_the_margin_over_what_follows(nlp):
+    doc = run(nlp, "QuillNet improves recall by an average of 8% over prior parsers and beats BarNet by 3%.",
+              BarNet="Method")
+    assert valued(doc) == {("QuillNet", "prior parsers", "8"), ("QuillNet", "BarNet", "3")}
+
+
+def test_a_percentage_without_margin_words_is_no_margin(nlp):
+    doc = run(nlp, "QuillNet reaches 85% over three runs, and BarNet is slower than QuillNet.", BarNet="Method")
+    assert ("QuillNet", "three runs") not in beaten(doc)
+
+
+def test_a_number_right_before_a_gain_noun_is_that_comparisons_margin(nlp):
+    doc = run(nlp, "QuillNet outperforms the BarNet baseline, with an 8.6% relative error reduction over prior "
+                   "parsers.", BarNet="Method")
+    assert ("QuillNet", "prior parsers", "8.6") in valued(doc)
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet reaches 9.1% error, a reduction of 13.5% from the previous state of the art.",
+     {("QuillNet", "previous state of the art", "13.5")}),
+    ("QuillNet shows large gains from pre-training on PTB.", set()),
+])
+def test_a_gain_with_its_number_then_from_its_baseline(nlp, sentence, expected):
+    assert valued(run(nlp, sentence)) == expected
+
+
+def test_a_finite_verb_in_a_reported_result_has_its_own_subject(nlp):
+    assert beaten(run(nlp, "Experiments show that chart parsers improved recall over BarNet.", BarNet="Method")) == set()
+
+
+def test_the_main_proposal_is_a_name_before_a_phrase_in_lower_case(nlp):
+    doc = annotate(nlp, "We model the parse state and introduce ZapNet. Our method outperforms BarNet on PTB.",
+                   {"parse state": "Method", "ZapNet": "Method", "BarNet": "Method"}, proposed=("parse state", "ZapNet"))
+    assert beaten(doc) == {("ZapNet", "BarNet")}
+
+
+def test_the_baselines_own_number_is_no_margin(nlp):
+    doc = run(nlp, "QuillNet gains 7.9% over BarNet, surpassing ZapNet's gain of 1.3%.", BarNet="Method", ZapNet="Method")
+    assert valued(doc) == {("QuillNet", "BarNet", "7.9"), ("QuillNet", "ZapNet", None)}
+
+
+def test_by_itself_belongs_to_the_baseline(nlp):
+    doc = run(nlp, "QuillNet gives a 4% error reduction over the baseline system by itself.")
+    assert valued(doc) == {("QuillNet", "baseline system by itself", "4")}
+
+
+# -- the comparison phrasings of the brief, each with its number ----------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet outperforms BarNet by 2.1 points on PTB.", ("BarNet", "2.1")),
+    ("QuillNet has 35% fewer parameters than BarNet.", ("BarNet", "35")),
+    ("QuillNet lowers the error rate by 12% compared to BarNet.", ("BarNet", "12")),
+    ("QuillNet cuts latency by 20% relative to BarNet.", ("BarNet", "20")),
+    ("QuillNet gains 1.2 points over BarNet on PTB.", ("BarNet", "1.2")),
+    ("QuillNet is 2.5x faster than BarNet.", ("BarNet", "2.5")),
+    ("QuillNet achieves a 3.2x speedup over BarNet.", ("BarNet", "3.2")),
+    ("QuillNet improves accuracy by 4 points vs. BarNet.", ("BarNet", "4")),
+    ("QuillNet outperforms the previous state of the art by 1.2 points.", ("previous state of the art", "1.2")),
+    ("QuillNet beats strong baselines by a 3% margin.", ("strong baselines", "3")),
+    ("QuillNet runs faster than fully local inference, by 40%.", ("fully local inference", "40")),
+])
+def test_each_phrasing_gives_the_baseline_and_its_value(nlp, sentence, expected):
+    assert ("QuillNet",) + expected in valued(run(nlp, sentence, BarNet="Method"))

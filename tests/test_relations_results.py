@@ -1,0 +1,404 @@
+"""Results a leaderboard can use: achieves with its number, metric and
+dataset, on sentences written for these tests (entity spans set by hand, as
+in test_relations.py), and the rule family "results" entry by entry."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import kg.extract.relations  # noqa: F401  registers kg_relations
+from kg.extract.results import result_rules
+from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
+
+INTRO = "We present FooGAN, an image generator. "
+ENTS = {"FooGAN": "Method", "Inception Score": "Metric", "IS": "Metric", "FID": "Metric", "ImageNet": "Dataset"}
+NAMES = {"IS": "Inception Score"}
+
+
+def scores(doc) -> set[tuple]:
+    return {(r["s"], r["metric"], r["value"], r.get("dataset")) for r in rels(doc, "achieves")}
+
+
+# -- another method's score ------------------------------------------------------------
+def test_the_previous_best_is_the_baselines_score(nlp):
+    doc = annotate(nlp, INTRO + "On ImageNet, FooGAN reaches an Inception Score (IS) of 160.2 and FID of 7.9, "
+                   "improving over the previous best IS of 52.1 and FID of 18.2.", ENTS, ("FooGAN",), NAMES)
+    assert scores(doc) == {("FooGAN", "Inception Score", "160.2", "ImageNet"), ("FooGAN", "FID", "7.9", "ImageNet")}
+
+
+@pytest.mark.parametrize("tail", ["compared to 80.3% for BarNet", "up from 80.3% with the baseline",
+                                  "versus 80.3% accuracy of BarNet", "while the baseline's accuracy is 80.3%"])
+def test_a_score_after_a_comparison_is_not_the_subjects(nlp, tail):
+    doc = annotate(nlp, INTRO + f"FooGAN reaches 85.1% accuracy on ImageNet, {tail}.",
+                   {**ENTS, "accuracy": "Metric", "BarNet": "Method"}, ("FooGAN",))
+    assert ("FooGAN", "accuracy", "80.3", "ImageNet") not in scores(doc)
+    assert ("FooGAN", "accuracy", "85.1", "ImageNet") in scores(doc)
+
+
+def test_more_than_is_a_qualifier_not_a_comparison(nlp):
+    doc = annotate(nlp, INTRO + "FooGAN reaches more than 90.5% accuracy on ImageNet.",
+                   {**ENTS, "accuracy": "Metric"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "accuracy", "90.5", "ImageNet")}
+
+
+# -- lists paired in order ----------------------------------------------------------------
+def test_a_list_of_metrics_pairs_with_a_list_of_numbers(nlp):
+    doc = annotate(nlp, INTRO + "On ImageNet FooGAN achieves IS and FID of 232.5 and 8.1 at 256 pixels.",
+                   ENTS, ("FooGAN",), NAMES)
+    assert scores(doc) == {("FooGAN", "Inception Score", "232.5", "ImageNet"), ("FooGAN", "FID", "8.1", "ImageNet")}
+
+
+def test_metrics_written_with_their_abbreviations_pair_with_changes(nlp):
+    doc = annotate(nlp, INTRO + "On ImageNet FooGAN moves the Inception Score (IS) and FID from 52.1 and 18.2 "
+                   "to 160.2 and 7.9 respectively.", ENTS, ("FooGAN",), NAMES)
+    assert scores(doc) == {("FooGAN", "Inception Score", "160.2", "ImageNet"), ("FooGAN", "FID", "7.9", "ImageNet")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "FooNet reaches 85.1% and 78.3% accuracy on Alpha-QA and Beta-QA.",
+    "On Alpha-QA and Beta-QA, FooNet reaches 85.1% and 78.3% accuracy, respectively.",
+    "On the Alpha-QA and Beta-QA sets, FooNet reaches an accuracy of 85.1% (a 2.1% gain) and an accuracy of "
+    "78.3% (a 3.4% gain), respectively.",
+])
+def test_datasets_pair_with_numbers_in_order(nlp, sentence):
+    doc = annotate(nlp, "We propose FooNet, a reader. " + sentence,
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "85.1", "Alpha-QA"), ("FooNet", "accuracy", "78.3", "Beta-QA")}
+
+
+def test_margins_pair_with_datasets_in_order(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet beats BarNet with gains of 0.4% and 0.2% in accuracy "
+                   "on Alpha-QA and Beta-QA, respectively.",
+                   {"FooNet": "Method", "BarNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset",
+                    "Beta-QA": "Dataset"}, ("FooNet",))
+    got = {(r["o"], r["value"], r.get("dataset")) for r in rels(doc, "improvesOver")}
+    assert got == {("BarNet", "0.4", "Alpha-QA"), ("BarNet", "0.2", "Beta-QA")}
+
+
+# -- the dataset of an earlier sentence ------------------------------------------------------
+def test_a_result_without_a_dataset_takes_the_one_of_the_sentence_before(nlp):
+    doc = annotate(nlp, INTRO + "Experiments on the Zeta-500 benchmark are reported. "
+                   "FooGAN reaches an FID of 7.9 at low cost.", {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "Zeta-500")}
+
+
+def test_two_earlier_datasets_leave_the_result_without_one(nlp):
+    doc = annotate(nlp, INTRO + "Experiments on Zeta-500 and Eta-20 are reported. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset", "Eta-20": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+
+
+def test_training_data_named_before_is_not_where_results_were_measured(nlp):
+    doc = annotate(nlp, INTRO + "FooGAN is pre-trained on Zeta-500. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+
+
+def test_trained_on_is_the_dataset_when_no_other_is_named(nlp):
+    doc = annotate(nlp, INTRO + "When trained on ImageNet, FooGAN reaches an FID of 7.9.", ENTS, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "ImageNet")}
+    doc = annotate(nlp, INTRO + "When pre-trained on ImageNet, FooGAN reaches an FID of 7.9.", ENTS, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+
+
+# -- speed, memory and cost ------------------------------------------------------------------
+@pytest.mark.parametrize("sentence, metric, value", [
+    ("FooNet achieves up to a 2.1x FLOPs reduction on Alpha-QA.", "FLOPs", "2.1"),
+    ("FooNet gives a 3.5x speedup on Alpha-QA.", "speedup", "3.5"),
+    ("FooNet reaches 141 tokens/s on Alpha-QA.", "tokens/s", "141"),
+])
+def test_speed_and_cost_are_results_reached(nlp, sentence, metric, value):
+    doc = annotate(nlp, "We propose FooNet, a reader. " + sentence,
+                   {"FooNet": "Method", metric: "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", metric, value, "Alpha-QA")}
+
+
+def test_a_gain_in_a_metric_with_cheaper_words_after_is_no_score(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet gives a 2.3% gain in accuracy with far fewer parameters.",
+                   {"FooNet": "Method", "accuracy": "Metric"}, ("FooNet",))
+    assert scores(doc) == set()
+
+
+def test_a_list_marker_is_no_margin(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. On Alpha-QA FooNet (1) outperforms BarNet with a +1.3 gain in "
+                   "accuracy and (2) runs faster.",
+                   {"FooNet": "Method", "BarNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert {r.get("value") for r in rels(doc, "improvesOver")} == {"1.3"}
+
+
+# -- the rule family, entry by entry ------------------------------------------------------------
+def _example(piece: str) -> str:
+    """The shortest plain text the regular-expression piece matches, written
+    from re's parse of it: each repeat as few times as it may, the first
+    branch of each choice, a letter for a word character, a space for a space."""
+    text = _written(re._parser.parse(piece, re.I))
+    assert re.fullmatch(piece, text, re.I), (piece, text)
+    return text
+
+
+def _written(parsed) -> str:
+    out = []
+    for op, av in parsed:
+        name = str(op)
+        if name == "LITERAL":
+            out.append(chr(av))
+        elif name in ("NOT_LITERAL", "ANY"):
+            out.append("a")
+        elif name == "IN":
+            out.append(_member(av))
+        elif name == "BRANCH":
+            out.append(_written(av[1][0]))
+        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
+            out.append(_written(av[-1]))
+        elif name.endswith("REPEAT"):
+            out.append(_written(av[2]) * av[0])
+    return "".join(out)
+
+
+def _member(items) -> str:
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            return chr(av)
+        if name == "RANGE":
+            return chr(av[0])
+        if name == "CATEGORY":
+            return " " if "SPACE" in str(av) else "1" if "DIGIT" in str(av) else "a"
+    return "a"
+
+
+PIECES = result_rules().pieces
+
+
+@pytest.mark.parametrize("piece", PIECES["baseline_score_before"])
+def test_each_baseline_score_cue_gives_the_number_to_the_baseline(nlp, piece):
+    doc = annotate(nlp, INTRO + f"FooGAN reaches an FID of 7.9 on ImageNet, {_example(piece)} FID of 18.2.",
+                   ENTS, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "ImageNet")}, _example(piece)
+
+
+def test_without_a_baseline_cue_both_numbers_are_the_subjects(nlp):
+    doc = annotate(nlp, INTRO + "FooGAN reaches an FID of 7.9 on ImageNet, and FID of 18.2.", ENTS, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "ImageNet"), ("FooGAN", "FID", "18.2", "ImageNet")}
+
+
+@pytest.mark.parametrize("piece", PIECES["efficiency"])
+def test_each_efficiency_word_makes_a_multiplier_a_result(nlp, piece):
+    word = _example(piece)
+    ents = {"FooNet": "Method", "Alpha-QA": "Dataset", "loss": "Metric"}
+    doc = annotate(nlp, f"We propose FooNet, a reader. FooNet gives a 2.5x loss {word} on Alpha-QA.", ents, ("FooNet",))
+    assert scores(doc) == {("FooNet", "loss", "2.5", "Alpha-QA")}, word
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet gives a 2.5x loss gain on Alpha-QA.", ents, ("FooNet",))
+    assert scores(doc) == set()  # a gain in a metric that is no cost, over nothing named
+
+
+@pytest.mark.parametrize("piece", PIECES["respectively"])
+def test_each_respectively_word_pairs_numbers_with_datasets(nlp, piece):
+    doc = annotate(nlp, "We propose FooNet, a reader. On Alpha-QA and Beta-QA, FooNet reaches an accuracy of 85.1% "
+                   f"(a 2.1% gain) and an accuracy of 78.3% (a 3.4% gain), {_example(piece)}.",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "85.1", "Alpha-QA"), ("FooNet", "accuracy", "78.3", "Beta-QA")}
+
+
+def test_without_respectively_numbers_apart_are_not_paired(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. On Alpha-QA and Beta-QA, FooNet reaches an accuracy of 85.1% "
+                   "(a 2.1% gain) and an accuracy of 78.3% (a 3.4% gain).",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
+    assert {r.get("dataset") for r in rels(doc, "achieves")} == {None}
+
+
+@pytest.mark.parametrize("piece", PIECES["result_openers"])
+def test_each_result_opener_carries_its_dataset_to_later_results(nlp, piece):
+    doc = annotate(nlp, INTRO + f"Zeta-500 is our {_example(piece)} set. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "Zeta-500")}, _example(piece)
+
+
+def test_without_a_result_word_the_dataset_is_not_carried(nlp):
+    doc = annotate(nlp, INTRO + "Zeta-500 is a set of photos. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+
+
+def test_numbers_listed_with_a_margin_are_margins_too(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. BarNet shows improvements of 0.3% and 0.2% in CER on "
+                   "Alpha-QA and Beta-QA, respectively.",
+                   {"FooNet": "Method", "BarNet": "Method", "CER": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
+                   ("FooNet",))
+    assert rels(doc, "achieves") == []
+
+
+# -- whose result ------------------------------------------------------------------------------
+def test_without_a_proposal_the_one_method_named_has_the_results(nlp):
+    doc = annotate(nlp, "We study pruning. We reach 81.7% accuracy on ImageNet with a pruned FooNet-L3.",
+                   {"FooNet-L3": "Method", "accuracy": "Metric", "ImageNet": "Dataset"})
+    assert scores(doc) == {("FooNet-L3", "accuracy", "81.7", "ImageNet")}
+    assert {(r["s"], r["o"]) for r in rels(doc, "evaluatedOn")} == {("FooNet-L3", "ImageNet")}
+
+
+def test_without_a_proposal_two_methods_leave_the_result_unowned(nlp):
+    doc = annotate(nlp, "We study pruning. We reach 81.7% accuracy on ImageNet with FooNet-L3 and BarNet.",
+                   {"FooNet-L3": "Method", "BarNet": "Method", "accuracy": "Metric", "ImageNet": "Dataset"})
+    assert scores(doc) == set()
+
+
+def test_a_result_on_a_dataset_of_an_earlier_sentence_is_an_evaluation_on_it(nlp):
+    doc = annotate(nlp, INTRO + "Experiments on the Zeta-500 benchmark are reported. FooGAN reaches an FID of 7.9.",
+                   {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
+    assert ("FooGAN", "Zeta-500") in {(r["s"], r["o"]) for r in rels(doc, "evaluatedOn")}
+
+
+def test_without_a_proposal_a_method_of_another_clause_has_no_result(nlp):
+    doc = annotate(nlp, "We study retrieval. Our index gives up to 90.2% recall on Alpha-QA; a reranker builds on FooNet.",
+                   {"FooNet": "Method", "recall": "Metric", "Alpha-QA": "Dataset"})
+    assert scores(doc) == set()
+
+
+def test_scores_in_brackets_after_their_metrics_share_the_dataset_after_them(nlp):
+    doc = annotate(nlp, "We propose FooNet, a ranker. FooNet reaches the best NDCG@10 (0.7225) and MAP (0.5121) on "
+                   "Alpha-QA, while it trails on Beta-QA.",
+                   {"FooNet": "Method", "NDCG@10": "Metric", "MAP": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
+                   ("FooNet",))
+    assert scores(doc) == {("FooNet", "NDCG@10", "0.7225", "Alpha-QA"), ("FooNet", "MAP", "0.5121", "Alpha-QA")}
+
+
+def test_a_margin_in_brackets_after_a_metric_is_not_a_score_in_it(nlp):
+    doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet gives a 2.26x speedup (9.4% improvement).",
+                   {"FooNet": "Method", "speedup": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "speedup", "2.26", "Alpha-QA")}
+
+
+def test_a_proposed_method_named_after_for_owns_the_number(nlp):
+    doc = annotate(nlp, "We propose FooNet-8B and FooNet-70B, two decoders. Our method reaches 141 tokens/s for "
+                   "FooNet-8B and 129 tokens/s for FooNet-70B on Alpha-QA.",
+                   {"FooNet-8B": "Method", "FooNet-70B": "Method", "tokens/s": "Metric", "Alpha-QA": "Dataset"},
+                   ("FooNet-8B", "FooNet-70B"))
+    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "129", "Alpha-QA")}
+
+
+def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
+    doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 36.3% in Insertion "
+                   "and 39.6% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))
+    assert scores(doc) == set()
+
+
+def test_a_gain_word_after_the_metric_makes_a_margin(nlp):
+    doc = annotate(nlp, "We propose FooNet, a recogniser. FooNet brings a 12.2% word error rate reduction on average.",
+                   {"FooNet": "Method", "word error rate": "Metric"}, ("FooNet",))
+    assert scores(doc) == set()
+
+
+def test_each_number_of_a_list_keeps_its_own_dataset(nlp):
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet reaches 85.1% accuracy on Alpha-QA, and 78.3% accuracy on "
+                   "Beta-QA.", {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
+                   ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "85.1", "Alpha-QA"), ("FooNet", "accuracy", "78.3", "Beta-QA")}
+
+
+@pytest.mark.parametrize("piece", PIECES["yardsticks"])
+def test_each_yardstick_makes_a_multiplier_relative_to_it(nlp, piece):
+    ents = {"FooNet": "Method", "BarNet": "Method", "speedup": "Metric"}
+    doc = annotate(nlp, f"We propose FooNet, a decoder. FooNet is {_example(piece)} BarNet in quality, with a 10x speedup.",
+                   ents, ("FooNet",))
+    assert scores(doc) == set(), _example(piece)
+    doc = annotate(nlp, "We propose FooNet, a decoder. FooNet is small, with a 10x speedup.", ents, ("FooNet",))
+    assert scores(doc) == {("FooNet", "speedup", "10", None)}
+
+
+@pytest.mark.parametrize("sentence", [
+    "FooNet gives a 36% memory reduction on Alpha-QA.",
+    "FooNet reduces the memory by 4x on Alpha-QA.",
+])
+def test_a_change_in_cost_is_no_figure_of_its_own(nlp, sentence):
+    doc = annotate(nlp, "We propose FooNet, a reader. " + sentence,
+                   {"FooNet": "Method", "memory": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == set()
+
+
+def test_an_average_over_several_datasets_is_no_score_on_one(nlp):
+    doc = annotate(nlp, "We propose FooNet, a solver. FooNet reaches an average accuracy of 45.7% across four math "
+                   "benchmarks (Alpha-QA and others).",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "45.7", None)}
+
+
+@pytest.mark.parametrize("piece", PIECES["averaged_over"])
+def test_each_averaging_phrase_leaves_the_dataset_out(nlp, piece):
+    doc = annotate(nlp, f"We propose FooNet, a solver. On Alpha-QA FooNet reaches 45.7% accuracy {_example(piece)}.",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "45.7", None)}, _example(piece)
+
+
+def test_a_speed_takes_no_dataset_from_an_earlier_sentence(nlp):
+    doc = annotate(nlp, "We propose FooNet, a pruner. Experiments on Alpha-QA are reported. FooNet gives a 1.9x "
+                   "throughput gain on one GPU.", {"FooNet": "Method", "throughput": "Metric", "Alpha-QA": "Dataset"},
+                   ("FooNet",))
+    assert scores(doc) == {("FooNet", "throughput", "1.9", None)}
+
+
+# -- training data is no test set ------------------------------------------------------------------
+def evaluations(doc) -> set[tuple]:
+    return {(r["s"], r["o"]) for r in rels(doc, "evaluatedOn")}
+
+
+READER = {"FooNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+
+
+@pytest.mark.parametrize("piece", PIECES["training_words"])
+def test_each_training_word_makes_the_dataset_after_it_training_data(nlp, piece):
+    text = "We propose FooNet, a reader. In our experiments FooNet uses {}data from Alpha-QA."
+    doc = annotate(nlp, text.format(_example(piece) + " "), READER, ("FooNet",))
+    assert evaluations(doc) == set(), _example(piece)
+    assert evaluations(annotate(nlp, text.format(""), READER, ("FooNet",))) == {("FooNet", "Alpha-QA")}
+
+
+@pytest.mark.parametrize("piece", PIECES["test_words"])
+def test_each_test_word_after_training_makes_a_test_set_again(nlp, piece):
+    doc = annotate(nlp, "We propose FooNet, a reader. In our work FooNet uses training data from Beta-QA and "
+                   f"{_example(piece)} data from Alpha-QA.", READER, ("FooNet",))
+    assert evaluations(doc) == {("FooNet", "Alpha-QA")}, _example(piece)
+
+
+def test_what_a_model_is_trained_for_is_what_it_is_tested_on(nlp):
+    doc = annotate(nlp, "We propose FooNet, a tokenizer. We use FooNet to train generators for Alpha-QA generation "
+                   "in our experiments.", READER, ("FooNet",))
+    assert evaluations(doc) == {("FooNet", "Alpha-QA")}
+
+
+def test_scores_listed_each_with_its_dataset_share_the_first_ones_metric(nlp):
+    doc = annotate(nlp, "We propose FooNet, a backbone. FooNet reaches 85.3% accuracy on Alpha-QA and 62.1% on Beta-QA, "
+                   "and 50.2% on the Gamma-7 benchmark.",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset",
+                    "Gamma-7": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "accuracy", "85.3", "Alpha-QA"), ("FooNet", "accuracy", "62.1", "Beta-QA"),
+                           ("FooNet", "accuracy", "50.2", "Gamma-7")}
+
+
+def test_a_score_with_its_spread_keeps_the_metric_after_it(nlp):
+    doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet reaches 39.75 +/- 0.34% top-1 accuracy.",
+                   {"FooNet": "Method", "top-1 accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "top-1 accuracy", "39.75", "Alpha-QA")}
+
+
+def test_margins_listed_each_with_its_dataset_are_no_scores(nlp):
+    doc = annotate(nlp, "We propose FooNet, a backbone. FooNet raises accuracy by 2.1% on Alpha-QA and 1.5% on Beta-QA.",
+                   {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == set()
+
+
+def test_a_score_of_a_benchmark_with_no_metric_named(nlp):
+    doc = annotate(nlp, "We propose FooNet, an embedder. FooNet achieves a record-high score of 69.32 on Alpha-QA.",
+                   {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "score", "69.32", "Alpha-QA")}
+
+
+@pytest.mark.parametrize("piece", PIECES["plain_scores"])
+def test_each_plain_score_phrase_gives_the_metric_score(nlp, piece):
+    doc = annotate(nlp, f"We propose FooNet, an embedder. On Alpha-QA FooNet reaches {_example(piece)} 69.32.",
+                   {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "score", "69.32", "Alpha-QA")}, _example(piece)
+    doc = annotate(nlp, "We propose FooNet, an embedder. On Alpha-QA FooNet reaches 69.32 points of it.",
+                   {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
+    assert scores(doc) == set()

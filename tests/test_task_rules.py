@@ -1,0 +1,244 @@
+"""Task rules that read a task from where it sits in the sentence
+(kg/resources/rules/task_contexts.json), on sentences written for the tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg import rules
+from kg.nlp import make_pipeline
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return make_pipeline()
+
+
+def tasks(nlp, text: str) -> set[str]:
+    doc = nlp(text)
+    return {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Task"}
+
+
+# -- adjectives_before: words between the task word and the task ------------------
+@pytest.mark.parametrize("adjective", sorted(rules.load("task_contexts")["adjectives_before"]))
+def test_an_adjective_between_for_and_the_task_is_left_out_of_its_name(nlp, adjective) -> None:
+    found = tasks(nlp, f"We built ReefNet for {adjective} coral reef segmentation on drone footage.")
+    assert "coral reef segmentation" in found
+
+
+def test_without_a_task_word_before_the_adjective_nothing_is_named(nlp) -> None:
+    assert not tasks(nlp, "Their efficient coral reef segmentation was praised by divers.")
+
+
+# -- bare_context: a task word alone ---------------------------------------------------
+@pytest.mark.parametrize("context", sorted(rules.load("task_contexts")["bare_context"]))
+def test_a_task_word_alone_after_a_bare_context_is_a_task(nlp, context) -> None:
+    assert "inpainting" in tasks(nlp, f"The new decoder, tuned {context} inpainting, was kept small.")
+
+
+def test_a_task_word_alone_elsewhere_is_not_a_task(nlp) -> None:
+    assert "inpainting" not in tasks(nlp, "The inpainting of these photos took a week.")
+
+
+def test_a_task_word_alone_listed_beside_a_known_task(nlp) -> None:
+    found = tasks(nlp, "Results cover question answering, reranking and clustering of reviews.")
+    assert {"question answering", "reranking"} <= found
+
+
+# -- cues_before: the phrase after "the problem of", "tasks such as" ... ------------
+def _written(cue: str) -> str:
+    """A cue's tokens as a text writes them: "tasks ( e.g. ," -> "tasks (e.g.,"."""
+    return cue.replace(" ,", ",").replace("( ", "(").replace(" )", ")")
+
+
+@pytest.mark.parametrize("cue", sorted(rules.load("task_contexts")["cues_before"]))
+def test_the_phrase_after_a_task_cue_is_a_task(nlp, cue) -> None:
+    found = tasks(nlp, f"Prior work looks at {_written(cue)} glacier calving forecasts, dune mapping and NLI.")
+    assert {"glacier calving forecasts", "dune mapping", "NLI"} <= found
+
+
+def test_a_cue_phrase_said_with_a_verb(nlp) -> None:
+    found = tasks(nlp, "We revisit the problem of sorting integer lists, and applications such as steering.")
+    assert {"sorting integer lists", "steering"} <= found
+
+
+def test_a_verb_whose_object_is_still_to_come_is_not_a_task(nlp) -> None:
+    assert "locating" not in tasks(nlp, "We revisit the problem of locating and naming the main speaker.")
+
+
+# -- cues_after, action_suffixes, not_work: "X tasks" whatever X's last word ----------
+@pytest.mark.parametrize("cue", sorted(rules.load("task_contexts")["cues_after"]))
+def test_a_phrase_naming_work_before_a_task_word_is_a_task(nlp, cue) -> None:
+    assert "glacier outline digitization" in tasks(nlp, f"It helps on glacier outline digitization {cue} in alpine maps.")
+
+
+_WORK = ["glacier outline digitization", "route decision", "crater counting", "dune alignment", "sonar similarity",
+         "orbit analysis", "signal provenance", "reef coverage inference", "host parasitism", "leaf taxonomics"]
+
+
+@pytest.mark.parametrize("word", _WORK)
+def test_each_ending_of_work_before_tasks(nlp, word) -> None:
+    assert word in tasks(nlp, f"We report results on {word} tasks from two surveys.")
+
+
+@pytest.mark.parametrize("word", ["geological", "vision", "application"])
+def test_a_word_that_names_no_work_before_tasks_is_not_a_task(nlp, word) -> None:
+    assert word not in tasks(nlp, f"We report results on {word} tasks from two surveys.")
+
+
+def test_every_ending_of_work_is_tested() -> None:
+    for suffix in rules.load("task_contexts")["action_suffixes"]:
+        assert any(w.endswith(suffix) for w in _WORK), suffix
+
+
+# -- a task named in full, then by its last words ---------------------------------------
+def test_a_task_named_later_by_its_last_words_is_the_same_task(nlp) -> None:
+    doc = nlp("We study multimodal representation learning for maps. Representation learning of this kind needs pairs.")
+    names = {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Task"}
+    assert names == {"multimodal representation learning"}
+
+
+def test_two_longer_tasks_ending_alike_leave_the_short_one_alone(nlp) -> None:
+    doc = nlp("We study multimodal representation learning and graph representation learning, unlike "
+              "representation learning in general.")
+    names = {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Task"}
+    assert "representation learning" in names
+
+
+# -- fields: a field of research is not a task ----------------------------------------------
+@pytest.mark.parametrize("field", sorted(rules.load("task_contexts")["fields"]))
+def test_a_field_named_as_background_is_not_a_task(nlp, field) -> None:
+    found = tasks(nlp, f"Transformers changed {field} tasks, and we apply them to dune mapping tasks.")
+    assert field not in found and "dune mapping" in found
+
+
+# -- a method or metric name inside a task name -----------------------------------------------
+def test_a_known_method_before_a_task_word_is_part_of_the_task(nlp) -> None:
+    doc = nlp("The recipe tunes models for chain-of-thought reasoning, and it predicts latency.")
+    found = {(s.text, s.label_) for s in doc.spans["entities"]}
+    assert ("chain-of-thought reasoning", "Task") in found
+    assert ("chain-of-thought", "Method") not in found
+
+
+def test_a_known_metric_before_a_task_word_is_part_of_the_task(nlp) -> None:
+    found = tasks(nlp, "We study per-device latency estimation for phones.")
+    assert "per-device latency estimation" in found
+
+
+# -- a phrase listed beside a task ------------------------------------------------------------
+def test_phrases_naming_work_listed_beside_a_task_are_tasks(nlp) -> None:
+    found = tasks(nlp, "The suite covers question answering, crater counting, dune digitization and slope stability.")
+    assert {"question answering", "crater counting", "dune digitization", "slope stability"} <= found
+
+
+def test_a_listed_phrase_before_the_task_counts_too(nlp) -> None:
+    found = tasks(nlp, "It helps with crater counting, dune digitization and question answering.")
+    assert {"crater counting", "dune digitization"} <= found
+
+
+def test_a_listed_word_that_names_no_work_or_a_verb_is_not_a_task(nlp) -> None:
+    found = tasks(nlp, "We study question answering, geology and maps, suggesting that sand moves.")
+    assert not {"geology", "maps", "suggesting"} & found
+
+
+# -- kinds_before, tools_after: "existing X methods" -----------------------------------------
+@pytest.mark.parametrize("kind", sorted(rules.load("task_contexts")["kinds_before"]))
+def test_methods_of_a_kind_are_named_by_their_task(nlp, kind) -> None:
+    assert "dune digitization" in tasks(nlp, f"FooNet beats {kind} dune digitization methods on lunar maps.")
+
+
+@pytest.mark.parametrize("tool", sorted(rules.load("task_contexts")["tools_after"]))
+def test_each_tool_word_after_a_kind_of_task(nlp, tool) -> None:
+    assert "dune digitization" in tasks(nlp, f"FooNet beats existing dune digitization {tool} on lunar maps.")
+
+
+def test_a_tool_named_by_its_own_words_is_not_a_task(nlp) -> None:
+    assert "dune digitization" not in tasks(nlp, "FooNet is a dune digitization method on lunar maps.")
+
+
+# -- a task phrase that describes another noun -------------------------------------------------
+def test_a_task_phrase_before_another_noun_is_not_a_task(nlp) -> None:
+    assert "crater counting" not in tasks(nlp, "We release data for crater counting quality checks.")
+
+
+@pytest.mark.parametrize("after", ["tasks", "systems", "remains hard", ", we think"])
+def test_a_task_phrase_before_a_task_word_a_tool_or_a_verb_stays(nlp, after) -> None:
+    assert "crater counting" in tasks(nlp, f"We study crater counting {after}.".replace(" ,", ","))
+
+
+# -- task heads of the lexicon (kg/resources/rules/lexicon.json) -------------------------------
+@pytest.mark.parametrize("head", ["interpretability", "allocation", "curation", "fitting", "routing"])
+def test_newer_task_heads_name_tasks_after_for(nlp, head) -> None:
+    assert f"glacier {head}" in tasks(nlp, f"FooNet is built for glacier {head}, and it is fast.")
+
+
+def test_a_task_head_alone_needs_a_task_position(nlp) -> None:
+    assert "autoformalization" in tasks(nlp, "It helps summarization, autoformalization and code generation.")
+    assert "autoformalization" not in tasks(nlp, "Their autoformalization was slow.")
+
+
+@pytest.mark.parametrize("text", ["Models", "Tasks", "Methods.", "tasks", "Existing methods", "of", "the problem of",
+                                  "such as", ", and", "for"])
+def test_cue_words_at_the_edges_of_a_text(nlp, text) -> None:
+    nlp(text)  # no error where a cue has nothing before or after it
+
+
+# -- verb_tools, verb_abilities ...: a task said with a verb in -ing ---------------------------
+@pytest.mark.parametrize("tool", sorted(rules.load("task_contexts")["verb_tools"]))
+def test_a_verb_phrase_after_a_tool_and_for_is_a_task(nlp, tool) -> None:
+    assert "charting glacier retreat" in tasks(nlp, f"We give a new {tool} for charting glacier retreat, tested twice.")
+
+
+@pytest.mark.parametrize("ability", sorted(rules.load("task_contexts")["verb_abilities"]))
+def test_a_verb_phrase_after_an_ability_and_in_is_a_task(nlp, ability) -> None:
+    assert "charting glacier retreat" in tasks(nlp, f"They showed {ability} in charting glacier retreat.")
+
+
+def test_the_verbs_object_may_take_the_and_of(nlp) -> None:
+    found = tasks(nlp, "FooNet has high accuracy in charting the melt rates of alpine glaciers.")
+    assert "charting the melt rates of alpine glaciers" in found
+
+
+@pytest.mark.parametrize("noun", sorted(rules.load("task_contexts")["verb_nouns"]))
+def test_a_noun_in_ing_with_an_object_is_a_verb_phrase(nlp, noun) -> None:
+    assert f"{noun} glacier outlines" in tasks(nlp, f"We give an algorithm for {noun} glacier outlines.")
+
+
+def test_learning_from_data_is_part_of_the_task(nlp) -> None:
+    found = tasks(nlp, "We give an algorithm for learning glacier outlines from radar scans.")
+    assert "learning glacier outlines from radar scans" in found
+
+
+def test_an_adverb_before_the_verb_is_left_out(nlp) -> None:
+    assert "charting glacier retreat" in tasks(nlp, "We give a method for automatically charting glacier retreat.")
+
+
+def test_a_verb_phrase_after_any_other_word_and_for_is_not_a_task(nlp) -> None:
+    assert not tasks(nlp, "This is crucial for charting glacier retreat.")
+
+
+def test_a_verb_phrase_that_runs_on_is_not_a_task(nlp) -> None:
+    assert not tasks(nlp, "We give a method for charting glacier retreat maps of many small alpine valleys.")
+
+
+# -- verbs are no part of a task's name (lexicon name_stop_words) ------------------------------
+@pytest.mark.parametrize("verb", ["exert", "compares", "relate", "fuses", "ameliorate", "continue", "analyze",
+                                  "examines", "assess", "quantify", "deploys", "construct", "conduct"])
+def test_a_verb_before_a_task_phrase_is_left_out(nlp, verb) -> None:
+    found = tasks(nlp, f"Earlier tools {verb} glacier segmentation methods on few scenes.")
+    assert "glacier segmentation" in found and not any(t.startswith(verb) for t in found)
+
+
+@pytest.mark.parametrize("word", ["due", "regardless", "albeit", "instead"])
+def test_a_linking_word_after_a_task_word_does_not_make_it_a_modifier(nlp, word) -> None:
+    assert "inpainting" in tasks(nlp, f"FooNet is strong for inpainting {word} of its small size.")
+
+
+# -- verb_tools: "a method for X" where X names work ------------------------------------------
+@pytest.mark.parametrize("tool", sorted(rules.load("task_contexts")["verb_tools"]))
+def test_a_phrase_of_work_after_a_tool_and_for_is_a_task(nlp, tool) -> None:
+    assert "dune digitization" in tasks(nlp, f"We give a new {tool} for dune digitization, tested twice.")
+
+
+def test_a_phrase_after_a_tool_and_for_that_names_no_work_is_not_a_task(nlp) -> None:
+    assert not tasks(nlp, "We give a new method for dune maps, tested twice.")
