@@ -76,6 +76,12 @@ def test_title_joiners_and_proper_name_method_heads(nlp):
     assert {("Kuramoto model", "Method"), ("Ising model", "Method")} <= found
 
 
+def test_heads_after_a_name_are_left_out_of_the_name(nlp):
+    doc = nlp("We fine-tune the Quokka models and the Wombat network.")
+    names = {s.text: s._.kg_name for s in doc.spans["entities"]}
+    assert names["Quokka models"] == "Quokka" and names["Wombat network"] == "Wombat network"
+
+
 def test_score_heads_generic_owners_and_generic_methods(nlp):
     found = entities(nlp, "QuillNet improves the QuillEval score and the confidence score.")
     assert ("QuillEval score", "Metric") in found and not any("confidence" in t for t, _ in found)
@@ -97,3 +103,11 @@ def test_a_piece_that_is_not_a_regular_expression_is_an_error(tmp_path):
     path.write_text(json.dumps({"entity_patterns": {"extend": {"number": ["[0-9"]}}}))
     with pytest.raises(rules.RulesError, match="entity_patterns"):
         lexicon([str(path)])
+
+
+def test_a_known_name_before_models_stays_one_entity_in_the_record():
+    from kg.extract import Extractor
+    from kg.model import Abstract
+    rec = Extractor().record(Abstract(id="t", text="We fine-tune the RoBERTa models. RoBERTa then tags QuillSet."))
+    names = [e["name"] for e in rec["entities"]["Method"]]
+    assert names == ["RoBERTa"]

@@ -26,3 +26,50 @@ def entities(nlp, text: str) -> set[tuple[str, str]]:
 ])
 def test_not_method_names(nlp, text):
     assert not any(label in ("Method", "Dataset") for _, label in entities(nlp, text))
+
+
+def test_items_listed_with_a_known_method_are_methods(nlp):
+    found = entities(nlp, "We compare QuillNet, sparse rerouting, lattice probes, and stochastic feature hashing.")
+    assert {("sparse rerouting", "Method"), ("lattice probes", "Method"),
+            ("stochastic feature hashing", "Method")} <= found
+    found = entities(nlp, "Pruned models rival both SparseGPT and Wombat on long inputs.")
+    assert ("Wombat", "Method") in found
+    # a bracketed short form after the known name does not end the list
+    found = entities(nlp, "Baselines include sparse autoencoders (SAEs), lattice probes and kernel rerouting.")
+    assert {("lattice probes", "Method"), ("kernel rerouting", "Method")} <= found
+
+
+@pytest.mark.parametrize("text, not_found", [
+    ("QuillNet uses token representations, and FooNet reaches high accuracy.", "token representations"),  # clauses
+    ("We combine FooNet and iterative optimization of selected data.", "iterative optimization"),  # "of" goes on
+    ("QuillNet, lattice probes appear.", "lattice probes"),  # commas alone: no list
+])
+def test_what_is_not_a_listed_method(nlp, text, not_found):
+    assert not any(t == not_found and label == "Method" for t, label in entities(nlp, text))
+
+
+def test_items_after_a_word_for_methods_are_methods(nlp):
+    found = entities(nlp, "Techniques such as weight rerouting or kernel fusion can reduce the cost.")
+    assert {("weight rerouting", "Method"), ("kernel fusion", "Method")} <= found
+    found = entities(nlp, "We study two approaches: autoencoding and masked rerouting.")
+    assert {("autoencoding", "Method"), ("masked rerouting", "Method")} <= found
+
+
+def test_a_title_case_name_the_rule_cannot_delimit_is_left_out(nlp):
+    # a capitalised word after the head word: "Golden Gate Bridge"
+    found = entities(nlp, "We walked across the Quokka Gate Bridge at dawn.")
+    assert not any(label == "Method" for _, label in found)
+    found = entities(nlp, "We add Rank-2 Glyph Finetuning to the encoder.")
+    assert ("Rank-2 Glyph Finetuning", "Method") in found
+
+
+def test_a_method_name_before_task_words_names_a_task(nlp):
+    found = entities(nlp, "Transformers excel at sequence-to-sequence tasks and at QuokkaNet problems.")
+    assert ("sequence-to-sequence", "Task") in found and ("QuokkaNet", "Task") in found
+    assert ("Transformers", "Method") in found
+
+
+def test_the_attention_mechanism_is_a_generic_term(nlp):
+    found = entities(nlp, "QuokkaNet replaces the attention mechanism with multi-head attention.")
+    assert ("multi-head attention", "Method") in found
+    assert not any(t.startswith("attention mechanism") for t, _ in found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kg.nlp import make_pipeline
-from kg.nlp.abbrev_match import is_abbreviation
+from kg.nlp.abbrev_match import is_abbreviation, is_loose_abbreviation
 
 
 @pytest.mark.parametrize("short,long", [
@@ -29,18 +29,6 @@ def test_true_pairs(short: str, long: str) -> None:
 ])
 def test_false_pairs(short: str, long: str) -> None:
     assert not is_abbreviation(short, long)
-
-
-@pytest.mark.parametrize("short,long,pair", [
-    ("HIB", "hedged instance embedding", True),
-    ("p-MDQ", "pebble generalization of multidimensional quilting", True),
-    ("HIB", "Hedged Instance Embedding", False),  # capitals that stand inside words only in a lower-case long form
-    ("AR", "an autoregressive", False),  # no function word first
-    ("MDL", "model of the data set", False),  # the last letter must lie in the last word
-])
-def test_capitals_inside_words_only_on_request(short: str, long: str, pair: bool) -> None:
-    assert not is_abbreviation(short, long)
-    assert is_abbreviation(short, long, inner_letters=True) == pair
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +83,31 @@ def test_pair_becomes_one_entity_and_later_uses_are_its_mentions(nlp) -> None:
 def test_generic_long_forms_give_no_entity(nlp) -> None:
     doc = nlp("Large language models (LLMs) are everywhere. LLMs hallucinate.")
     assert [s.text for s in doc.spans["entities"]] == []
+
+
+@pytest.mark.parametrize("short,long", [
+    ("QGA", "quillglass attention module"),  # a letter inside a word, a last word with none
+    ("HWB", "hedged word embedding"),
+    ("SAEs", "Sparse Autoencoders"),
+    ("p-MDQ", "pebble generalization of multidimensional quilting"),  # a lower-case first letter, capitals after
+])
+def test_loose_pairs(short: str, long: str) -> None:
+    assert not is_abbreviation(short, long) and is_loose_abbreviation(short, long)
+
+
+@pytest.mark.parametrize("short,long", [
+    ("ViT", "modalities -- vision"),  # a dash parts two phrases
+    ("QGA", "the quillglass model only"),  # two words hold no letter
+    ("MEG", "magnetoencephalographic"),  # one word
+    ("GPT", "good old models"),  # the letters are not there
+    ("AR", "as an autoregressive"),  # a function word opens no long form
+])
+def test_not_loose_pairs(short: str, long: str) -> None:
+    assert not is_loose_abbreviation(short, long)
+
+
+def test_a_loose_pair_joins_the_short_form_to_its_long_form(nlp) -> None:
+    text = "We add a quillglass attention module (QGA) to the encoder. QGA is cheap."
+    assert pairs(nlp, text) == [("quillglass attention module", "QGA")]
+    doc = nlp(text)
+    assert {s._.kg_name for s in doc.spans["entities"] if s.text == "QGA"} == {"quillglass attention module"}

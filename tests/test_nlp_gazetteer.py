@@ -57,6 +57,21 @@ def test_variants_of_known_names(nlp) -> None:
 
 def test_adjectives_built_on_names_are_not_variants(nlp) -> None:
     assert [t for t, _ in entities(nlp, "A transformer-based and BERT-like encoder.")] == []
+    # the lexicon's adjective halves count too
+    assert [t for t, _ in entities(nlp, "A GELU-activated and SwiGLU-initialized block.")] == []
+
+
+def test_known_method_names_of_many_kinds(nlp) -> None:
+    found = entities(nlp, "We prune with SparseGPT and Wanda, quantize with GPTQ, use SwiGLU activations, "
+                          "cluster with DBSCAN and label data with Snorkel.")
+    for name in ("SparseGPT", "Wanda", "GPTQ", "SwiGLU", "DBSCAN", "Snorkel"):
+        assert (name, "Method") in found
+    # spellings of known entries: a hyphen, a singular short form
+    found = entities(nlp, "We plan with Monte-Carlo tree search and probe one SAE per layer.")
+    assert {("Monte-Carlo tree search", "Method"), ("SAE", "Method")} <= set(found)
+    # activation functions are methods, not words to keep out of names
+    found = entities(nlp, "A deep network with ReLU activations is compared with a GELU variant.")
+    assert {("ReLU", "Method"), ("GELU", "Method")} <= set(found)
 
 
 def test_a_user_gazetteer_extends_the_lists(tmp_path) -> None:

@@ -32,20 +32,12 @@ _NUMBER_WORDS = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
 
 
 @lru_cache(maxsize=4096)
-def is_abbreviation(short: str, long: str, inner_letters: bool = False) -> bool:
+def is_abbreviation(short: str, long: str) -> bool:
     """True when the letters of `short` (up to its first digit, without a
     plural "s") can be found in order in `long` with the first one opening a
     word of `long`'s first word and every capital of `short` opening a word
-    (or being a capital) of `long`; and `long` has at least two words.
-
-    With `inner_letters`, as in the Schwartz-Hearst matching of scispaCy, a
-    capital may also stand inside a word of an all lower-case long form
-    ("HIB" <- "hedged instance embedding", "h-MDS" <- "hyperbolic
-    generalization of multidimensional scaling"), if the last letter lies in
-    its last word (not "a model of the data" for "MOD") and the first word is
-    no function word ("an autoregressive" is not "AR").
-
-    A leading digit may be spelled out ("2SSP" <- "Two-Stage framework for
+    (or being a capital) of `long`; and `long` has at least two words. A
+    leading digit may be spelled out ("2SSP" <- "Two-Stage framework for
     Structured Pruning")."""
     short, long = short.strip(), long.strip()
     lead = re.match(r"\d+", short)
@@ -54,10 +46,9 @@ def is_abbreviation(short: str, long: str, inner_letters: bool = False) -> bool:
         # "2SSP" <- "Two-Stage framework for Structured Pruning": a digit spelled out, then the letters.
         word = _NUMBER_WORDS.get(short[:n])
         if word and long[:len(word)].lower() == word and long[len(word):len(word) + 1] in ("-", " "):
-            return is_abbreviation(short[n:], long[len(word) + 1:].lstrip(), inner_letters)
+            return is_abbreviation(short[n:], long[len(word) + 1:].lstrip())
         # "3DDFA" <- "3D Dense Face Alignment": the same leading number, then the letters.
-        return long[:n] == short[:n] and not long[n:n + 1].isdigit() \
-            and is_abbreviation(short[n:], long[n:], inner_letters)
+        return long[:n] == short[:n] and not long[n:n + 1].isdigit() and is_abbreviation(short[n:], long[n:])
     core = _core(short)
     if len(core) < 2 or len(short) >= len(long) or " " in short:
         return False
@@ -68,9 +59,6 @@ def is_abbreviation(short: str, long: str, inner_letters: bool = False) -> bool:
     starts = frozenset(m.start() for m in _WORD_START.finditer(long))
     first_word_end = len(long.split()[0])
     low = long.lower()
-    # A function word opens no such long form ("as an autoregressive (AR)").
-    inner = inner_letters and long == low and low.split()[0] not in STOP_WORDS
-    last_word_start = len(long) - len(re.split(r"[\s\-/]+", long)[-1])
 
     @lru_cache(maxsize=None)
     def place(i: int, pos: int) -> bool:
@@ -78,14 +66,55 @@ def is_abbreviation(short: str, long: str, inner_letters: bool = False) -> bool:
         if i == len(core):
             return True
         ch = core[i]
-        must_start = ch.isupper() and not inner
+        must_start = ch.isupper()
         q = low.find(ch.lower(), pos)
         while q >= 0:
-            if (not must_start or q in starts) and (not inner or i < len(core) - 1 or q >= last_word_start) \
-                    and place(i + 1, q + 1):
+            if (not must_start or q in starts) and place(i + 1, q + 1):
                 return True
             q = low.find(ch.lower(), q + 1)
         return False
 
     return any(q in starts and low[q] == core[0].lower() and place(1, q + 1)
                for q in range(first_word_end))
+
+
+_WORDS = re.compile(r"^[^\W_]+(?:(?:\s+|[-/])[^\W_]+)*$")
+_JOINERS = frozenset({"of", "for", "and", "the", "a", "an", "in", "on", "to", "with", "or"})
+
+
+@lru_cache(maxsize=4096)
+def is_loose_abbreviation(short: str, long: str) -> bool:
+    """A looser test for a definition in brackets ("sandglass attention module
+    (SGA)", "hedged instance embedding (HIB)"): the letters of `short` in
+    order in `long`, the first opening its first word, any other inside a word;
+    every word of `long` but one holds one of them."""
+    core = _core(short)
+    # A lower-case first letter with capitals after it ("h-MDS") is a short form too.
+    if len(core) < 2 or " " in short or not any(c.isupper() for c in core) or len(short) >= len(long):
+        return False
+    if not _WORDS.match(long):
+        return False  # "modalities -- vision": a dash or a bracket parts two phrases
+    if long.split()[0].lower() in STOP_WORDS:
+        return False  # "as an autoregressive (AR)": a function word opens no long form
+    words = [w for w in re.split(r"[\s\-/]+", long.lower()) if w and w not in _JOINERS]
+    if len(words) < 2 or len(words) > len(core) + 1 or not words[0].startswith(core[0].lower()):
+        return False
+    letters = core.lower()
+
+    @lru_cache(maxsize=None)
+    def place(i: int, w: int, pos: int, empty: int) -> bool:
+        # Can letters[i:] be placed from word w, position pos, with `empty` words left bare so far?
+        if i == len(letters):
+            return empty + (len(words) - w - (1 if pos > 0 else 0)) <= 1
+        if w >= len(words):
+            return False
+        word = words[w]
+        q = word.find(letters[i], pos)
+        while q >= 0:
+            if place(i + 1, w, q + 1, empty):
+                return True
+            q = word.find(letters[i], q + 1)
+        # go on to the next word; this one is bare when nothing was placed in it
+        return place(i, w + 1, 0, empty + (pos == 0))
+
+    return place(1, 0, 1, 0)

@@ -10,11 +10,12 @@ use of the short form as a mention of that entity.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.nlp.abbrev_match import is_abbreviation
+from kg.nlp.abbrev_match import is_abbreviation, is_loose_abbreviation
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 if not Doc.has_extension("abbreviations"):
@@ -38,7 +39,14 @@ def _looks_short(text: str) -> bool:
 
 def _long_before(v: list[Tok], text: str, paren: int, short: str) -> tuple[int, int] | None:
     """The shortest run of words ending just before `paren` that `short`
-    abbreviates, as (start, end) token indices."""
+    abbreviates, as (start, end) token indices; failing that, the shortest
+    that it abbreviates by the looser test ("sandglass attention module (SGA)")."""
+    return _run_before(v, text, paren, short, is_abbreviation) \
+        or _run_before(v, text, paren, short, is_loose_abbreviation)
+
+
+def _run_before(v: list[Tok], text: str, paren: int, short: str,
+                test: Callable[[str, str], bool]) -> tuple[int, int] | None:
     sent_start = v[paren].sent_start
     letters = sum(c.isalpha() for c in short)
     max_words = min(letters + 5, letters * 2)
@@ -51,14 +59,9 @@ def _long_before(v: list[Tok], text: str, paren: int, short: str) -> tuple[int, 
         words += 1
         # A leading digit may be a number word ("Two-Stage ... (2SSP)").
         if tok.text[:1].lower() == short[:1].lower() or short[:1].isdigit():
-            if is_abbreviation(short, view_text(v, text, k, paren)):
+            if test(short, view_text(v, text, k, paren)):
                 return k, paren
         k -= 1
-    # No long form whose words the capitals open: one whose words hold them ("hedged instance embedding (HIB)").
-    for start in range(paren - 1, k, -1):
-        if v[start].text[:1].lower() == short[:1].lower() and is_abbreviation(short, view_text(v, text, start, paren),
-                                                                                inner_letters=True):
-            return start, paren
     return None
 
 

@@ -61,6 +61,8 @@ class GazetteerMatcher:
         self.by_form: dict[str, int] = {}  # exact form -> entry index, for variants
         words = lex.name_stop_words
         self.not_prefixes = lex.patterns.not_name_prefixes
+        # "ReLU-activated": the lexicon's adjective halves make no variant either.
+        self.adjective_tails = _ADJECTIVE_TAILS | lex.adjective_suffixes
         self._variants: dict[str, int | None] = {}  # word -> _variant(word)
         for i, e in enumerate(entries):
             key = str(i)
@@ -88,7 +90,7 @@ class GazetteerMatcher:
     def _variant(self, text: str) -> int | None:
         """The entry a hyphenated or numbered name extends, if any."""
         parts = _VARIANT_SPLIT.split(text)
-        if parts[-1].lower() in _ADJECTIVE_TAILS or text.lower().startswith(self.not_prefixes):
+        if parts[-1].lower() in self.adjective_tails or text.lower().startswith(self.not_prefixes):
             return None  # "Transformer-based", "non-BERT"
         if len(parts) > 1:
             for k in range(len(parts) - 1, 0, -1):  # longest known prefix first

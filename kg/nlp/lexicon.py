@@ -32,6 +32,10 @@ class EntityPatterns:
     title_joiners: frozenset[str]
     long_form_title_joiners: frozenset[str]
     proper_name_method_heads: frozenset[str]
+    heads_after_a_name: frozenset[str]
+    method_word_endings: tuple[str, ...]
+    phrase_continuers: frozenset[str]
+    task_words_after_methods: frozenset[str]
     metric_skip_heads: frozenset[str]
     score_heads: frozenset[str]
     generic_owners: frozenset[str]
@@ -71,9 +75,10 @@ def _entity_patterns(raw: dict) -> EntityPatterns:
         raise rules.RulesError(f"entity_patterns: a piece is not a regular expression ({err})") from None
     openers = tuple(sorted({tuple(o.split()) for o in raw["list_openers"]}, key=len, reverse=True))
     words = {f.name: frozenset(raw[f.name]) for f in fields(EntityPatterns)
-             if f.name not in compiled and f.name not in ("list_openers", "not_name_prefixes")}
+             if f.name not in compiled and f.name not in ("list_openers", "not_name_prefixes", "method_word_endings")}
     return EntityPatterns(**compiled, **words, list_openers=openers,
-                          not_name_prefixes=tuple(raw["not_name_prefixes"]))
+                          not_name_prefixes=tuple(raw["not_name_prefixes"]),
+                          method_word_endings=tuple(raw["method_word_endings"]))
 
 
 # eq=False: a Lexicon is made once per set of rules files and used as a cache
@@ -93,6 +98,9 @@ class Lexicon:
     generic_terms: frozenset[str]
     name_stop_words: frozenset[str]
     method_heads_lowercase: frozenset[str]
+    method_modifiers: frozenset[str]
+    listed_method_heads: frozenset[str]
+    method_list_cues: frozenset[str]
     adjective_suffixes: frozenset[str]
     task_context_before: frozenset[str]
     languages: frozenset[str]

@@ -9,6 +9,8 @@
   (kg.nlp.dataset_patterns);
 - a CamelCase, acronym or alphanumeric name ("FairOPT", "TimeDRL", "R2D2"),
   as a Method unless a dataset word follows it.
+- a phrase listed beside a known method, or after "techniques such as":
+  Method (kg.nlp.method_patterns).
 Every rule adds candidates (kg.nlp.candidates); overlaps are settled later.
 """
 
@@ -24,6 +26,7 @@ from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.dataset_patterns import (coordinated_types, dataset_cue_candidates, evaluated_on, joined_list_items,
                                      listed_datasets, names_after_cues)
 from kg.nlp.lexicon import Lexicon, lexicon
+from kg.nlp.method_patterns import listed_methods, methods_after_cues, names_of_tasks
 from kg.nlp.name_shapes import is_name_like, name_like_text
 from kg.nlp.task_contexts import TaskContexts, ends_with, names_work, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
@@ -459,8 +462,22 @@ def _is_title(tok: Tok, lex: Lexicon) -> bool:
             and t.lower() not in lex.name_stop_words) or t.lower() in lex.patterns.title_joiners
 
 
-def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -> list[Candidate]:
+def _name_goes_on(v: list[Tok], end: int) -> bool:
+    """Does a capitalised word follow token end-1 ("Golden Gate Bridge")? The
+    name is longer than the head word tells, and no part of it is taken for
+    the whole. (A capitalised word before the run is left alone: "Tangent
+    Kernel" of "Neural Tangent Kernel" still names the method by half.)"""
+    if end >= v[end - 1].sent_end:
+        return False
+    t = v[end]
+    return not t.is_sent_start and t.text[:1].isupper() and t.is_alpha
+
+
+def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
+                       found: list[Candidate]) -> list[Candidate]:
     out = []
+    # one-word names the gazetteer knows, by position: "the BERT models" is BERT, canonical and all
+    known = {c.start: c.canonical for c in found if c.canonical and c.end - c.start == 1 and c.label == "Method"}
     for i in heads:
         tok = v[i]
         low = tok.lower_
@@ -472,7 +489,7 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
                 j -= 1
             while j < tok.i and v[j].lower_ in lex.patterns.title_joiners:
                 j += 1
-            if tok.i - j >= 1 and v[j].text not in lex.not_names:
+            if tok.i - j >= 1 and v[j].text not in lex.not_names and not _name_goes_on(v, tok.i + 1):
                 out.append(Candidate(j, tok.i + 1, "Method", "head"))
             continue
         if not tok.text.islower():
@@ -482,7 +499,12 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int]) -
         if prev is not None and not prev.is_sent_start and prev.text[:1].isupper() and prev.text.isalpha() \
                 and prev.text not in lex.not_names and prev.lower_ not in lex.name_stop_words \
                 and low in lex.patterns.proper_name_method_heads:
-            out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head"))
+            # "Eagle models", "the FooNet model": the model is named by its name alone.
+            if low in lex.patterns.heads_after_a_name:
+                out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head", name=prev.text,
+                                     canonical=known.get(tok.i - 1)))
+            else:
+                out.append(Candidate(tok.i - 1, tok.i + 1, "Method", "head"))
             continue
         if low not in lex.method_heads_lowercase:
             continue
@@ -569,12 +591,15 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _tool_purposes(doc, v, lex, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
-    found += _method_candidates(doc, v, lex, at.method)
+    found += _method_candidates(doc, v, lex, at.method, found)
     found += dataset_cue_candidates(v, lex, at.dataset_cue)
     found += names_after_cues(v, lex, at.dataset_list)
     found += _name_candidates(doc, v, lex)
     found += evaluated_on(v, lex, found)
     coordinated_types(v, found, lex)
+    names_of_tasks(v, found, lex)
+    found += listed_methods(v, found, lex)
+    found += methods_after_cues(v, found, lex, positions(view_columns(doc)[1], lex.method_list_cues))
     found += listed_datasets(v, found, lex)
     found += joined_list_items(v, found, lex)
     return doc
