@@ -166,3 +166,10 @@ def test_a_batch_reads_each_abstracts_own_title(extractor):
     batch = [rec for _, rec in extractor.records(abstracts, batch_size=2)]
     assert batch == [extractor.record(ab) for ab in abstracts]
     assert [("LoomNet", "Method") in proposed(rec) for rec in batch] == [True, False, True]
+
+
+def test_a_title_head_the_abstract_writes_as_a_short_form_is_no_second_entity(extractor):
+    text = "We propose loom weaving networks (LWN) for ranking. LWN beats GraphSAGE on Cora."
+    rec = record(extractor, "LWN: Loom Weaving for Node Ranking", text)
+    names = [e["name"] for e in rec["entities"]["Method"]]
+    assert "LWN" not in names and "loom weaving networks" in names

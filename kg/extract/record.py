@@ -36,7 +36,7 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> di
             continue
         written = text[e.start_char:e.end_char]
         name = e.name or written
-        key = e.canonical or fold_name(name)
+        key = fold_name(e.canonical or name)
         ent = entities[e.label].setdefault(key, {"name": name})
         rules_of.setdefault((e.label, key), set()).add(e.source)
         aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
@@ -56,7 +56,7 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> di
         ent = entities[label][key]
         ent["confidence"] = confidence(sources, label, len(ent["mentions"]))
     title_name = doc._.title_name
-    if title_name is not None and not any(fold_name(title_name.text) in found for found in entities.values()):
+    if title_name is not None and not title_name.in_abstract:
         # The title's name where the abstract never writes it: the paper's, with no mention in the text.
         entities[title_name.label][fold_name(title_name.text)] = {
             "name": title_name.text, "proposed": True, "mentions": [],

@@ -31,7 +31,6 @@ from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, senten
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
                                 named_for_training, plain_score, previous_in_list, respective, respective_metric,
                                 result_rules, result_setting, score_list)
-from kg.nlp.entities import fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 
@@ -126,13 +125,27 @@ def _sentences(doc: Doc) -> Iterator[tuple[int, int, int, int]]:
 
 
 def _main_proposal(ents: list[Mention], text: str, c: Cues) -> str | None:
-    """The paper's own method: its first proposed Method mention, else the
-    first method the text calls its own ("our MambaOut model")."""
-    proposed = [m for m in ents if m.label == "Method" and m.proposed]
-    if proposed:
-        # A name written as one ("Titans", "DEZ") before a phrase in lower case ("hidden state").
-        named = [m for m in proposed if not text[m.start:m.end].islower()]
-        return (named or proposed)[0].name
+    """The paper's own method: the proposed Method the text names most often
+    (the first of those on a tie: a part or a variant introduced before the
+    system is named less), one written as a name ("Titans", "DEZ") before a
+    phrase in lower case ("hidden state"); else the first method the text
+    calls its own ("our MambaOut model")."""
+    counts: dict[str, int] = {}
+    last_end: dict[str, int] = {}
+    for m in ents:
+        if m.label == "Method" and m.proposed:
+            # "Long Form (LF)": a definition names it once
+            if m.name not in last_end or text[last_end[m.name]:m.start].strip() not in ("", "("):
+                counts[m.name] = counts.get(m.name, 0) + 1
+            last_end[m.name] = m.end
+    if counts:
+        for m in ents:
+            # "the FooNet model" names FooNet too
+            head = m.name.split(" ", 1)[0]
+            if not m.proposed and head != m.name and head in counts:
+                counts[head] += 1
+        named = {name: n for name, n in counts.items() if not name.islower()}
+        return max(named or counts, key=(named or counts).__getitem__)
     for m in ents:
         if m.label == "Method" and c.own_before_name.search(text[max(0, m.start - 20):m.start]):
             return m.name
@@ -144,10 +157,7 @@ def title_only_name(doc: Doc) -> str | None:
     ("FooNet: ..." over an abstract about "our network"): the paper's
     proposal when the abstract names none of its own."""
     name = doc._.title_name
-    if name is None or name.label != "Method":
-        return None
-    key = fold_name(name.text)
-    if any(fold_name(e.name or "") == key for e in settled_entities(doc)):
+    if name is None or name.label != "Method" or name.in_abstract:
         return None
     return name.text
 

@@ -299,7 +299,6 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
             proposed.update(fold_name(a) for a in al)
 
     settled = []
-    proposed_name = None
     for c, name in mentions:
         key = fold_name(name)
         label = label_of[key][1]
@@ -309,9 +308,22 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
         settled.append(Entity(start=c.start, end=c.end, start_char=v[c.start].idx, end_char=last.idx + len(last.text),
                               label=label, name=name, aliases=sorted(al) if al else None, proposed=is_proposed,
                               canonical=c.canonical, exact_match=c.exact_match or None, source=c.source))
-        if proposed_name is None and is_proposed and label == "Method":
-            proposed_name = name
     settled = narrowed_task_names(settled, fold_name)
     _write_entities(doc, settled)
-    doc._.proposed_name = proposed_name
+    doc._.proposed_name = _main_proposal_name(settled, text)
     return doc
+
+
+def _main_proposal_name(settled: list[Entity], text: str) -> str | None:
+    """The proposed Method named most often (a definition "Long Form (LF)"
+    once), the first on a tie, one written as a name before a phrase in lower
+    case: the subject the relation rules choose (kg.extract.relations._main_proposal)."""
+    namings: dict[str, int] = {}
+    last_end: dict[str, int] = {}
+    for e in settled:
+        if e.proposed and e.label == "Method":
+            if e.name not in last_end or text[last_end[e.name]:e.start_char].strip() not in ("", "("):
+                namings[e.name] = namings.get(e.name, 0) + 1
+            last_end[e.name] = e.end_char
+    named = {name: n for name, n in namings.items() if not name.islower()}
+    return max(named or namings, key=(named or namings).__getitem__) if namings else None

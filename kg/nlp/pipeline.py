@@ -30,7 +30,8 @@ Contract with everything downstream (kg.extract.record, kg.extract.relations):
   doc._.kg_entities, or read from doc.spans[SPAN_KEY] when those spans were
   set some other way;
 - doc._.abbreviations: list of (long Span, short Span) defined in the text;
-- doc._.proposed_name: kg_name of the first proposed Method, or None;
+- doc._.proposed_name: kg_name of the proposed Method named most often (the
+  first on a tie), or None;
 - doc._.title: the paper's title, set before the components run (None when
   the input has none); doc._.title_name: the name the title gives the
   paper's work (kg.nlp.titles.TitleName), or None;

@@ -23,9 +23,9 @@ FooNet's own paper).
 
 Each mention of that name in the abstract becomes a proposal candidate
 (kg.nlp.candidates), so kg_entities marks it proposed. The head's name is
-kept in doc._.title_name (a TitleName: text, lower-case words, label),
-also where the abstract never writes it and it has no place in the text
-to be a mention of.
+kept in doc._.title_name (a TitleName: text, lower-case words, label,
+whether the abstract writes it), also where the abstract never writes it
+and it has no place in the text to be a mention of.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg import rules
+from kg.nlp.abbreviations import short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.name_shapes import name_like_text
@@ -55,11 +56,13 @@ _REST_WORDS_FOR_TYPE = 4
 
 
 class TitleName(NamedTuple):
-    """A name a title gives: as written, its tokens in lower case, its type."""
+    """A name a title gives: as written, its tokens in lower case, its type,
+    and whether the abstract writes it too."""
 
     text: str
     words: tuple[str, ...]
     label: str
+    in_abstract: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,7 +162,7 @@ class TitleProposals:
             found = _occurrences(lowers, head.words)
             if not found and len(head.words) > 1 and self.lex.patterns.version_number.match(head.words[-1]):
                 found = _occurrences(lowers, head.words[:-1])  # "Pythia v0.1" written "Pythia"
-            doc._.title_name = head
+            doc._.title_name = head._replace(in_abstract=bool(found))
             if not found:
                 return doc
             label = head.label
@@ -168,8 +171,11 @@ class TitleProposals:
             if named is None:
                 return doc
             found, label = named
-        out = candidates(doc)
-        out.extend(Candidate(start, end, label, "proposal", proposed=True) for start, end in found)
+        # A short form names its long form's entity: "loom weaving networks (LWN)" is proposed, LWN its alias.
+        uses = short_form_uses(doc)
+        spans = {(uses[start][0].start, uses[start][0].end) if start in uses and uses[start][1] == end - start
+                 else (start, end) for start, end in found}
+        candidates(doc).extend(Candidate(start, end, label, "proposal", proposed=True) for start, end in sorted(spans))
         return doc
 
     def head(self, title: str) -> TitleName | None:
