@@ -102,19 +102,10 @@ def dataset_forms(text: str) -> dict[str, set[str]]:
     return {e["name"]: set(e.get("aliases") or []) for e in rec["entities"]["Dataset"]}
 
 
-def test_a_dataset_written_with_its_noun_has_that_form_as_an_alias():
-    forms = dataset_forms("QuillNet is tested on the WOMBAT benchmark and on the KOALA-2 corpus.")
-    assert forms == {"WOMBAT": {"WOMBAT benchmark"}, "KOALA-2": {"KOALA-2 corpus"}}
-
-
-def test_words_of_what_a_dataset_holds_or_its_split_before_the_noun_are_in_the_alias():
-    forms = dataset_forms("QuillNet is tested on the WOMBAT bird song dataset and the KOALA-2 validation split.")
-    assert forms == {"WOMBAT": {"WOMBAT bird song dataset"}, "KOALA-2": {"KOALA-2 validation split"}}
-
-
-def test_a_list_is_no_alias_of_its_first_name():
-    forms = dataset_forms("QuillNet is tested on WOMBAT and the KOALA-2 corpus.")
-    assert forms["WOMBAT"] == set()
+def test_a_dataset_written_with_its_noun_has_no_alias_for_that_form():
+    """ "the WOMBAT benchmark" names WOMBAT: the noun says what it is, it is no other name of it."""
+    forms = dataset_forms("QuillNet is tested on the WOMBAT benchmark and on WOMBAT again, and on the KOALA-2 corpus.")
+    assert forms == {"WOMBAT": set(), "KOALA-2": set()}
 
 
 def test_an_abbreviation_followed_by_a_dataset_noun_is_a_dataset(nlp):

@@ -237,19 +237,6 @@ def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
     return True
 
 
-def _dataset_noun_end(v: list[Tok], end: int, lex: Lexicon) -> int | None:
-    """Where a dataset noun (lexicon dataset_cues_after) right after a name
-    ends, up to three lower-case words of what it holds or which split
-    coming between ("the IJB-B face recognition dataset"); None when none does."""
-    k = end
-    while k < len(v) and k - end < 3 and v[k].lower_ not in lex.dataset_cues_after and v[k].text.isalpha() \
-            and v[k].text.islower() and v[k].lower_ not in lex.name_stop_words:
-        k += 1
-    if k < len(v) and not v[k].is_sent_start and v[k].lower_ in lex.dataset_cues_after:
-        return k + 1
-    return None
-
-
 @Language.factory("kg_entities", default_config={"rules": []})
 def make_entities(nlp: Language, name: str, rules: list[str]):
     """Settling, with the lexicon changed by the user's `rules` files."""
@@ -286,10 +273,6 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
             proposed.add(key)
         if c.aliases:
             aliases.setdefault(key, set()).update(c.aliases)
-        noun_end = _dataset_noun_end(v, c.end, lex) if c.label == "Dataset" else None
-        if noun_end is not None:
-            # "the LFW dataset", "the WIDER FACE validation set": the name with its noun is a form the text writes too.
-            aliases.setdefault(key, set()).add(view_text(v, text, c.start, noun_end))
     for long, short in pairs:
         short_text = view_text(v, text, short.start, short.end)
         if short_text not in dropped:
