@@ -282,3 +282,8 @@ def test_masked_language_modeling_is_a_method_not_the_task_language_modeling(nlp
 
 def test_lip_reading_with_a_hyphen_is_the_known_task(nlp) -> None:
     assert ("lip-reading", "Task") in entities(nlp, "Silent video makes lip-reading hard for small models.")
+
+
+@pytest.mark.parametrize("name", ["associative recall", "passkey retrieval", "needle-in-a-haystack"])
+def test_well_known_synthetic_tasks_are_tasks(nlp, name) -> None:
+    assert (name, "Task") in entities(nlp, f"FooNet is strong on {name} with long inputs.")
