@@ -273,3 +273,10 @@ def test_a_purpose_head_ends_the_task_after_a_tool_and_for(nlp, head) -> None:
 @pytest.mark.parametrize("head", sorted(rules.load("task_contexts")["purpose_heads"]))
 def test_a_purpose_head_alone_after_for_is_no_task(nlp, head) -> None:
     assert tasks(nlp, f"We give a cheap method for {head} on small boards.") == set()
+
+
+# -- a modifier that shares the task word after it ------------------------------------------
+def test_a_hyphenated_modifier_shares_the_task_word_after_and(nlp) -> None:
+    found = tasks(nlp, "It does well on tasks including reef-scale and coast-scale segmentation of maps.")
+    assert {"reef-scale segmentation", "coast-scale segmentation"} <= found
+    assert "reef-scale" not in found

@@ -266,6 +266,26 @@ def _tasks_before_cues(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
     return out
 
 
+def _elided_heads(doc: Doc, v: list[Tok], found: list[Candidate]) -> None:
+    """ "few-shot and zero-shot learning": a hyphenated modifier before "and"
+    or "or" shares the task word of the task after it, and names the task
+    "few-shot learning"; the modifier alone is no task."""
+    texts, lowers = view_columns(doc)[:2]
+    text = doc_text(doc)
+    extra = []
+    for c in found:
+        k = c.start - 1
+        if c.label != "Task" or c.end - c.start < 2 or "-" not in texts[c.start] or k < 1 \
+                or lowers[k] not in ("and", "or") or k - 1 < v[c.start].sent_start:
+            continue
+        m = k - 1
+        if "-" in texts[m] and texts[m].islower() and texts[m].split("-", 1)[1] == texts[c.start].split("-", 1)[1]:
+            extra.append(Candidate(m, k, "Task", "head", name=texts[m] + " " + view_text(v, text, c.start + 1, c.end)))
+    if extra:
+        spans = {(c.start, c.end) for c in extra}
+        found[:] = [c for c in found if c.label != "Task" or (c.start, c.end) not in spans] + extra
+
+
 def _drop_fields(doc: Doc, v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
     """ "advances in natural language processing": a field of research named
     as background is not a task the paper works on."""
@@ -645,6 +665,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _cued_tasks(doc, v, lex, tc)
     found += _tasks_before_cues(doc, v, lex, tc)
     found += _listed_tasks(doc, v, lex, tc, found)
+    _elided_heads(doc, v, found)
     _drop_fields(doc, v, found, tc)
     _drop_modifiers(doc, v, lex, tc, found)
     found += _gerund_candidates(doc, v, lex, tc)
