@@ -134,3 +134,13 @@ def test_a_range_of_multipliers_is_no_part_of_a_metric_name(nlp):
 def test_a_known_metric_before_performance_is_no_variant_of_it(nlp):
     found = entities(nlp, "QuillNet gains most in Recall@5-performance on QuollSet.")
     assert ("Recall@5-performance", "Metric") not in found
+
+
+@pytest.mark.parametrize("word", sorted(rules.load("entity_patterns")["setting_words"]))
+def test_a_metric_named_as_a_setting_is_no_metric(nlp, word):
+    found = entities(nlp, f"QuillNet keeps its quality under {word} compression ratios.")
+    assert not any(label == "Metric" for _, label in found)
+
+
+def test_a_metric_after_a_preposition_alone_stays(nlp):
+    assert ("compression ratio", "Metric") in entities(nlp, "QuillNet wins on compression ratio.")

@@ -54,6 +54,8 @@ class EntityPatterns:
     metric_judging_words: frozenset[str]
     time_point_words: frozenset[str]
     metric_described_nouns: frozenset[str]
+    setting_prepositions: frozenset[str]
+    setting_words: frozenset[str]
     not_name_prefixes: tuple[str, ...]
 
 

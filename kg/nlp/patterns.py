@@ -515,9 +515,18 @@ def _ends_in_generic_term(v: list[Tok], start: int, end: int, lex: Lexicon) -> b
 
 def _drop_points_in_time(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """ "at inference time", "during training time": when something happens,
-    not a measure of it; such metric candidates are removed."""
+    not a measure of it; "at varying compression ratios", "under different
+    sparsity rates": the settings a method runs at, not a measure of it. Such
+    metric candidates are removed."""
     before = lex.patterns.time_point_words
-    found[:] = [c for c in found if not (c.label == "Metric" and c.start > 0 and v[c.start - 1].lower_ in before)]
+    shapes = lex.patterns
+
+    def setting(c: Candidate) -> bool:
+        return c.start > 1 and v[c.start - 1].lower_ in shapes.setting_words \
+            and v[c.start - 2].lower_ in shapes.setting_prepositions
+
+    found[:] = [c for c in found if not (c.label == "Metric" and c.start > 0
+                                         and (v[c.start - 1].lower_ in before or setting(c)))]
 
 
 def _metrics_before_nouns(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
