@@ -287,3 +287,14 @@ def test_lip_reading_with_a_hyphen_is_the_known_task(nlp) -> None:
 @pytest.mark.parametrize("name", ["associative recall", "passkey retrieval", "needle-in-a-haystack"])
 def test_well_known_synthetic_tasks_are_tasks(nlp, name) -> None:
     assert (name, "Task") in entities(nlp, f"FooNet is strong on {name} with long inputs.")
+
+
+def test_an_abbreviation_pair_before_a_task_word_names_that_task(nlp) -> None:
+    doc = nlp("Divers rely on reef cover index (RCI) prediction from drone photos.")
+    tasks = {(s._.kg_name, tuple(s._.aliases or ())) for s in doc.spans["entities"] if s.label_ == "Task"}
+    assert ("reef cover index prediction", ("RCI prediction",)) in tasks
+
+
+def test_a_metric_pair_before_a_word_of_change_names_no_task(nlp) -> None:
+    found = entities(nlp, "FooNet gives a 5% relative Word Error Rate (WER) reduction on BarSet.")
+    assert not any(label == "Task" for _, label in found)

@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.task_mentions import is_task_pair, narrowed_task_names
+from kg.nlp.task_mentions import is_task_pair, narrowed_task_names, task_after_pair
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
@@ -149,6 +149,9 @@ def _pair_candidates(v: list[Tok], texts: tuple[str, ...], text: str, pairs: lis
     for long, short in pairs:
         long_text = view_text(v, text, long.start, long.end)
         short_text = view_text(v, text, short.start, short.end)
+        task = task_after_pair(v, long, short, long_text, short_text, lex)
+        if task is not None:
+            out.append(task)
         if long_text.lower() in lex.generic_terms or short_text in lex.not_names:
             dropped.add(short_text)
             continue

@@ -30,6 +30,7 @@ class TaskContexts:
     verb_object_ends: frozenset[str]
     pair_task_heads: frozenset[str]
     purpose_heads: frozenset[str]
+    pair_change_words: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Callable
 
 from spacy.tokens import Span
 
+from kg.nlp.candidates import Candidate
 from kg.nlp.task_contexts import names_work, task_contexts
 
 if TYPE_CHECKING:
@@ -59,3 +60,22 @@ def is_task_pair(v: list[Tok], long: Span, after: int, lex: Lexicon) -> bool:
     if nxt in lex.task_cues:
         return True
     return nxt in tc.verb_tools and names_work(words[-1].lower_, tc, lex.task_heads) and lower
+
+
+def task_after_pair(v: list[Tok], long: Span, short: Span, long_text: str, short_text: str,
+                    lex: Lexicon) -> Candidate | None:
+    """ "mean opinion score (MOS) prediction", "chain-of-thought (CoT)
+    reasoning": an abbreviation pair followed by a task word names a task,
+    the long form and the task word (with the short form and the task word
+    as its alias), whatever the pair itself names. Not after words that
+    speak of a value changing ("Word Error Rate (WER) reduction":
+    tc.pair_change_words)."""
+    after = short.end + (short.end < len(v) and v[short.end].text == ")")
+    if after >= len(v) or v[after].lower_ not in lex.task_heads or not v[after].text.islower():
+        return None
+    tc = task_contexts()
+    if v[after].lower_ in tc.pair_change_words or v[after].lower_ in lex.task_cues:
+        return None
+    head = v[after].text
+    return Candidate(long.start, after + 1, "Task", "abbreviation", name=f"{long_text} {head}",
+                     aliases=[f"{short_text} {head}"])
