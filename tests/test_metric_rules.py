@@ -144,3 +144,9 @@ def test_a_metric_named_as_a_setting_is_no_metric(nlp, word):
 
 def test_a_metric_after_a_preposition_alone_stays(nlp):
     assert ("compression ratio", "Metric") in entities(nlp, "QuillNet wins on compression ratio.")
+
+
+def test_a_greek_letter_alone_is_no_metric(nlp):
+    found = entities(nlp, "We set the step size to kappa and let kappa shrink, while Cohen's kappa rose.")
+    assert ("kappa", "Metric") not in found
+    assert ("Cohen's kappa", "Metric") in found
