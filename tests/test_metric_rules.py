@@ -150,3 +150,9 @@ def test_a_greek_letter_alone_is_no_metric(nlp):
     found = entities(nlp, "We set the step size to kappa and let kappa shrink, while Cohen's kappa rose.")
     assert ("kappa", "Metric") not in found
     assert ("Cohen's kappa", "Metric") in found
+
+
+@pytest.mark.parametrize("kind", ["convergence", "polynomial", "exponential", "linear", "generalization"])
+def test_a_rate_of_a_bound_is_no_metric(nlp, kind):
+    found = entities(nlp, f"We prove a {kind} rate for QuillNet under mild assumptions.")
+    assert not any(label == "Metric" for _, label in found)
