@@ -28,6 +28,10 @@ class TaskContexts:
     verb_nouns: frozenset[str]
     verb_object_links: frozenset[str]
     verb_object_ends: frozenset[str]
+    tool_nouns: frozenset[str]
+    verb_tool_links: frozenset[str]
+    verb_ability_links: frozenset[str]
+    phrase_ends: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
