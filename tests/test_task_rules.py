@@ -291,3 +291,12 @@ def test_a_word_added_to_a_key_by_a_rules_file_does_its_part(nlp, tmp_path, key)
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"task_contexts": {"extend": {key: [word]}}}), encoding="utf-8")
     assert task in tasks(make_pipeline(rules=[path]), text)
+
+
+# -- entity_patterns list_separators: the lists of the task rules ------------------------------
+@pytest.mark.parametrize("sep", sorted(rules.load("entity_patterns")["list_separators"]))
+def test_task_lists_go_on_past_each_list_separator(nlp, sep) -> None:
+    sep = sep if sep == "," else f" {sep}"
+    assert {"dune mapping", "crater counting"} <= tasks(nlp, f"Prior work looks at tasks such as dune mapping{sep} "
+                                                             "crater counting and NLI.")
+    assert "crater counting" in tasks(nlp, f"We study question answering{sep} crater counting on maps.")

@@ -195,7 +195,7 @@ def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[
                 break
             out.append(Candidate(j, end, "Task", "head"))
             nxt = end  # a list goes on after ",", "and", ", and"
-            while nxt < v[k].sent_end and v[nxt].lower_ in (",", "and", "or"):
+            while nxt < v[k].sent_end and v[nxt].lower_ in lex.patterns.list_separators:
                 nxt += 1
             if nxt == end:
                 break
@@ -264,7 +264,7 @@ def _listed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found:
         start, end = todo.pop()
         # to the right: ", Y", "and Y", ", and Y"
         j = end
-        while j < len(v) and j < v[start].sent_end and lowers[j] in (",", "and", "or"):
+        while j < len(v) and j < v[start].sent_end and lowers[j] in lex.patterns.list_separators:
             j += 1
         if j > end and j < v[start].sent_end and j not in taken:
             e = _phrase_end(v, lex, tc, j, head_lower=True)
@@ -274,7 +274,7 @@ def _listed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found:
                 todo.append((j, e))
         # to the left: "X, task" / "X and task"
         k = start - 1
-        while k >= v[start].sent_start and lowers[k] in (",", "and", "or"):
+        while k >= v[start].sent_start and lowers[k] in lex.patterns.list_separators:
             k -= 1
         if k < start - 1 and k >= v[start].sent_start and k not in taken:
             b = k
