@@ -163,7 +163,7 @@ def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
 def respective_metric(s: Sentence, q: Quantity) -> str | None:
     """ "IS and FID of 232.5 and 8.1", "IS and FID from 52.5 and 18.7 to
     166.5 and 7.4": a list of metrics right before a list of as many numbers."""
-    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
     if len(run) < 2:
         return None
     for group in mention_lists(s, "Metric"):
@@ -200,7 +200,7 @@ def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quanti
     groups = mention_lists(s, label)
     if not groups:
         return None
-    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
     lists = [run] if len(run) > 1 else []
     if rules_of(s).respectively.search(s.text):
         same = [c for c in candidates if c.unit == q.unit and _bracketed(s, c) == _bracketed(s, q)]

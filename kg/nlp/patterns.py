@@ -308,7 +308,8 @@ def _drop_modifiers(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
         if c.label == "Task" and c.source == "head" and c.end < v[c.start].sent_end:
             nxt = v[c.end]
             if nxt.text.islower() and _word_ok(nxt, lex, True) and nxt.lower_ not in lex.task_cues \
-                    and nxt.lower_ not in tc.tool_nouns and nxt.lower_ not in tc.tools_after and not _is_gerund(nxt.text):
+                    and nxt.lower_ not in tc.tool_nouns and nxt.lower_ not in tc.tools_after \
+                    and not _is_gerund(nxt.text):
                 continue
         keep.append(c)
     found[:] = keep
