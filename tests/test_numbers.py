@@ -161,6 +161,13 @@ def test_each_relative_word_makes_a_gain_relative(word):
     assert only(f"FooNet gains 2.1% {word} over BarNet.").gain == "relative"
 
 
+@pytest.mark.parametrize("written", ["percentage points", "pp", "p.p."])
+def test_a_unit_written_as_an_absolute_word_makes_a_gain_absolute(written):
+    q = only(f"FooNet gains 2.1 {written} over BarNet.")
+    assert (q.unit, q.gain) == ("points", "absolute")
+    assert only("FooNet gains 2.1 points over BarNet.").gain is None
+
+
 def test_a_gain_without_such_a_word_is_neither():
     assert only("FooNet gains 2.1% zzz over BarNet.").gain is None
 

@@ -178,7 +178,7 @@ class NumberReader:
         # "2.1% absolute and 3% relative" each number keeps its own word.
         before = _OTHER_NUMBER.split(text[max(0, start - 40):start])[-1]
         after = _OTHER_NUMBER.split(text[end:end + 25])[0]
-        if unit == "points" and "percentage" in text[start:end].lower():
+        if unit == "points" and self.absolute.search(text[start:end]):  # "2.1 percentage points", "3 pp"
             return "absolute"
         for window in (after[:20], before):
             if self.absolute.search(window):
