@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_relation_cue_lists import examples
 
 from kg import rules
 from kg.extract.numbers import number_reader, quantities, runs
+from tests.test_relation_cue_lists import examples
 
 
 def only(text: str):
