@@ -51,6 +51,7 @@ class EntityPatterns:
     metric_words_after_pairs: frozenset[str]
     metric_judging_words: frozenset[str]
     time_point_words: frozenset[str]
+    long_form_skipped_words: frozenset[str]
     not_name_prefixes: tuple[str, ...]
 
 

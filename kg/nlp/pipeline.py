@@ -68,7 +68,7 @@ def make_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | P
     # chunks take about 30 MB.
     nlp.tokenizer.inner.max_cache_size = TEXT_TOKENIZER_CACHE
     nlp.add_pipe("kg_sentences", config={"rules": rule_files})
-    nlp.add_pipe("kg_abbreviations")
+    nlp.add_pipe("kg_abbreviations", config={"rules": rule_files})
     nlp.add_pipe("kg_gazetteer", config={"extra": [str(p) for p in gazetteers], "rules": rule_files})
     nlp.add_pipe("kg_entity_patterns", config={"rules": rule_files})
     nlp.add_pipe("kg_proposals", config={"rules": rule_files})
