@@ -81,3 +81,59 @@ def test_a_list_carries_the_type_of_a_known_dataset_along(nlp):
 ])
 def test_more_ways_to_name_a_dataset(nlp, text, name):
     assert (name, "Dataset") in entities(nlp, text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("The parser learns well on text datasets such as quokkaLM and others.", "quokkaLM"),
+    ("We also test on the wombatNet corpus of bird songs.", "wombatNet"),
+])
+def test_a_name_in_lower_case_with_a_capital_inside_where_a_dataset_word_says_so(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)
+
+
+def test_a_name_in_lower_case_with_a_capital_inside_is_no_name_alone(nlp):
+    assert not any(text == "quokkaLM" for text, _ in entities(nlp, "The quokkaLM parser learns well."))
+
+
+def dataset_forms(text: str) -> dict[str, set[str]]:
+    from kg.extract import Extractor
+    from kg.model import Abstract
+    rec = Extractor().record(Abstract("p", text))
+    return {e["name"]: set(e.get("aliases") or []) for e in rec["entities"]["Dataset"]}
+
+
+def test_a_dataset_written_with_its_noun_has_no_alias_for_that_form():
+    """ "the WOMBAT benchmark" names WOMBAT: the noun says what it is, it is no other name of it."""
+    forms = dataset_forms("QuillNet is tested on the WOMBAT benchmark and on WOMBAT again, and on the KOALA-2 corpus.")
+    assert forms == {"WOMBAT": set(), "KOALA-2": set()}
+
+
+def test_an_abbreviation_followed_by_a_dataset_noun_is_a_dataset(nlp):
+    found = entities(nlp, "We report accuracy on the Wombat Bird Songs (WBS) Database with QuillNet.")
+    assert ("Wombat Bird Songs", "Dataset") in found and ("WBS", "Dataset") in found
+
+
+def test_a_task_abbreviation_followed_by_a_dataset_noun_stays_a_task(nlp):
+    found = entities(nlp, "QuillNet leads on Fine-Grained Bird Classification (FGBC) datasets of songs.")
+    assert not any(label == "Dataset" for text, label in found if "Classification" in text or text == "FGBC")
+
+
+@pytest.mark.parametrize("text, names", [
+    ("We evaluated QuillNet on two datasets Quokka Birds and Wombat SONGS this year.", ["Quokka Birds", "Wombat SONGS"]),
+    ("It is tested on 3 benchmarks KOALA, DingoSet and EMU-1 with no tuning.", ["KOALA", "DingoSet", "EMU-1"]),
+])
+def test_a_count_lets_a_dataset_word_introduce_a_list(nlp, text, names):
+    found = entities(nlp, text)
+    for name in names:
+        assert (name, "Dataset") in found
+
+
+def test_a_count_before_a_dataset_word_takes_no_single_word_after_it(nlp):
+    found = entities(nlp, "We tuned on two datasets Yesterday and left the rest.")
+    assert ("Yesterday", "Dataset") not in found
+
+
+def test_a_language_alone_before_a_dataset_word_is_no_dataset_name(nlp):
+    found = entities(nlp, "We also release a comprehensive Cantonese benchmark for QuillNet.")
+    assert not any(label == "Dataset" for _, label in found)
+    assert ("Wombat Cantonese", "Dataset") in entities(nlp, "QuillNet is tested on the Wombat Cantonese corpus.")

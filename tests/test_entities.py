@@ -119,6 +119,13 @@ def test_every_mention_of_a_proposal_is_proposed_and_sets_proposed_name(nlp) -> 
     assert doc._.proposed_name == "KiteNet"
 
 
+def test_proposed_name_is_the_proposal_named_most_often(nlp) -> None:
+    # a part introduced before the system is named less often than the system
+    doc = nlp("We first propose PebbleNorm, a normalisation layer. We then propose KiteNet, built on it. "
+              "KiteNet tracks drones. KiteNet runs at 90 fps.")
+    assert doc._.proposed_name == "KiteNet"
+
+
 # -- the record ------------------------------------------------------------------
 def test_record_follows_the_spec() -> None:
     extractor = Extractor()

@@ -105,6 +105,16 @@ def test_a_piece_that_is_not_a_regular_expression_is_an_error(tmp_path):
         lexicon([str(path)])
 
 
+@pytest.mark.parametrize("noun", sorted(lexicon().patterns.dataset_nouns))
+def test_a_known_method_name_before_a_dataset_noun_is_a_dataset(nlp, noun):
+    found = entities(nlp, f"QuillNet is tested on the Alpaca {noun} with a 7B model.")
+    assert ("Alpaca", "Dataset") in found
+
+
+def test_a_known_method_name_without_a_dataset_noun_stays_a_method(nlp):
+    assert ("Alpaca", "Method") in entities(nlp, "QuillNet is tuned like Alpaca with a 7B model.")
+
+
 def test_a_known_name_before_models_stays_one_entity_in_the_record():
     from kg.extract import Extractor
     from kg.model import Abstract

@@ -93,3 +93,12 @@ def test_proposed_name_is_written_as_doc_underscore(nlp) -> None:
     doc = nlp(TEXT)
     assert doc._.proposed_name == "QuillNet"
     assert nlp("Nothing is proposed here.")._.proposed_name is None
+
+
+def test_a_proposal_named_as_a_gazetteer_entry_is_one_entity(nlp) -> None:
+    # the gazetteer's mention (canonical "DeepWalk") and the proposal's (no canonical) are one entity
+    from kg.extract.record import _merged_entities
+
+    doc = nlp("We introduce DeepWalk, a new way to embed graphs. DeepWalk is fast.")
+    methods = [e for e in _merged_entities(doc)["Method"] if e["name"] == "DeepWalk"]
+    assert len(methods) == 1 and len(methods[0]["mentions"]) == 2

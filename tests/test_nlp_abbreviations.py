@@ -18,6 +18,7 @@ from kg.nlp.abbrev_match import is_abbreviation, is_loose_abbreviation
     ("BER", "balanced error rate"),
     ("SCoRe", "Submodular Combinatorial Representation Learning"),
     ("GNNs", "graph neural networks"),
+    ("2SSP", "Two-Stage framework for Structured Pruning"),
 ])
 def test_true_pairs(short: str, long: str) -> None:
     assert is_abbreviation(short, long)
@@ -58,6 +59,17 @@ def test_name_with_digits(nlp) -> None:
     assert pairs(nlp, text) == [("Berkeley Deep Drive", "BDD100K")]
 
 
+def test_capitals_inside_words_when_no_long_form_has_them_open_words(nlp) -> None:
+    text = "We propose a pebble generalization of multidimensional quilting (p-MDQ) for graphs."
+    assert pairs(nlp, text) == [("pebble generalization of multidimensional quilting", "p-MDQ")]
+    assert pairs(nlp, "We model it as an autoregressive (AR) chain.") == []
+
+
+def test_a_leading_digit_spelled_out(nlp) -> None:
+    text = "We propose a novel Two-Stage framework for Structured Pebbling (2SSP) for pruning."
+    assert pairs(nlp, text) == [("Two-Stage framework for Structured Pebbling", "2SSP")]
+
+
 def test_brackets_that_hold_no_abbreviation(nlp) -> None:
     assert pairs(nlp, "The loss falls (see below) and the error rate (2.1%) too.") == []
 
@@ -80,6 +92,7 @@ def test_generic_long_forms_give_no_entity(nlp) -> None:
     ("QGA", "quillglass attention module"),  # a letter inside a word, a last word with none
     ("HWB", "hedged word embedding"),
     ("SAEs", "Sparse Autoencoders"),
+    ("p-MDQ", "pebble generalization of multidimensional quilting"),  # a lower-case first letter, capitals after
 ])
 def test_loose_pairs(short: str, long: str) -> None:
     assert not is_abbreviation(short, long) and is_loose_abbreviation(short, long)
@@ -90,6 +103,7 @@ def test_loose_pairs(short: str, long: str) -> None:
     ("QGA", "the quillglass model only"),  # two words hold no letter
     ("MEG", "magnetoencephalographic"),  # one word
     ("GPT", "good old models"),  # the letters are not there
+    ("AR", "as an autoregressive"),  # a function word opens no long form
 ])
 def test_not_loose_pairs(short: str, long: str) -> None:
     assert not is_loose_abbreviation(short, long)

@@ -75,7 +75,7 @@ _CASES = {
     "joined_subjects": ("We study birds {} introduce FooNet, a counter.", {("FooNet", "Method")}),
     "subject_adverbs": ("We {} present FooNet to count birds.", {("FooNet", "Method")}),
     "opener_verbs": ("We {} FooNet to count birds.", {("FooNet", "Method")}),
-    "gerund_openers": ("The gap is closed by {} FooNet to count birds.", {("FooNet", "Method")}),
+    "gerund_openers": ("The gap is closed {} FooNet to count birds.", {("FooNet", "Method")}),
     "naming_words": ("A bird counter {} FooNet runs fast.", {("FooNet", "Method")}),
     "naming_not_after": ("It is a {}called FooNet.", set()),
     "novelty_words": ("We study a {} objective called soft mixing.", {("soft mixing", "Method")}),
@@ -91,9 +91,17 @@ _CASES = {
     "namely_words": ("We propose a new approach ({} FooNet) for birds.", {("FooNet", "Method")}),
     "component_cues": ("Our FooNet {} BarNorm and BazPool.",
                        {("FooNet", "Method"), ("BarNorm", "Method"), ("BazPool", "Method")}),
+    "list_counts": ("We present {} pebble layers: (a) Soft Pebble Pooling (SPP) and (b) Hard Pebble Gating (HPG).",
+                    {("Soft Pebble Pooling", "Method"), ("Hard Pebble Gating", "Method")}),
+    "list_marks": ("We propose two simple changes to attention {} clipped pebble and gated quill.",
+                   {("clipped pebble", "Method"), ("gated quill", "Method")}),
+    "result_subject_after": ("Tests on birds {} FooNet outperforms BarNet.", {("FooNet", "Method")}),
+    "result_verbs": ("Counting birds is hard. FooNet {} BarNet on birds.", {("FooNet", "Method")}),
+    "result_adverbs": ("Counting birds is hard. FooNet {} outperforms BarNet.", {("FooNet", "Method")}),
     "apposition_adjectives": ("FooNet, a {} detector, counts birds.", {("FooNet", "Method")}),
     "dataset_words": ("We release a {} FooData to count birds.", {("FooData", "Dataset")}),
     "dataset_words_after": ("We release FooData, a large {} of birds.", {("FooData", "Dataset")}),
+    "metric_words_after": ("We propose FooScore, a simple {} of bird counts.", {("FooScore", "Metric")}),
     "dataset_name_endings": ("We release Zeta{} to count birds.", None),  # the name is the example
     "scan_stop": ("We propose a detector {} FooNet and birds.", set()),
     "not_after_subject": ("Then the proposed soft label mixing {} the birds works.", set()),
@@ -114,7 +122,8 @@ def test_every_key_has_a_case() -> None:
 def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str, entry: str) -> None:
     template, expected = _CASES[key]
     plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
-             "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma")
+             "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma",
+             "list_marks", "result_adverbs")
     example = entry if key in plain else _example(entry)
     if key == "naming_words" and example.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."
@@ -202,6 +211,50 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We propose a delay-aware coordinate update rule (DECUR) for fixed points.", {"delay-aware coordinate update rule"}),
     # a lower-case name after a naming word where the sentence introduces something
     ("We propose a new objective, called soft label mixing, for birds.", {"soft label mixing"}),
+    # a lone compound that describes ("-like", "-specific") is no name: the search goes on to the name
+    ("We propose a FooNet-like mechanism, BarCache, for decoding.", {"BarCache"}),
+    ("We propose a Bird-Invariant Counter that pools keypoints.", {"Bird-Invariant Counter"}),
+    # words of its own before a name known before make a new variant of it
+    ("Connectionist Temporal Classification (CTC) is slow. We propose the delay-penalized CTC which waits less.",
+     {"delay-penalized CTC"}),
+    ("Markov decision processes (MDPs) act at once. We introduce stochastic delayed execution MDPs, a formalism.",
+     {"stochastic delayed execution MDPs"}),
+    ("We introduce an improved Bidirectional LLaMA architecture for images.", {"Bidirectional LLaMA"}),
+    # "our main contribution is X"; "we ... to propose X"
+    ("Our main contribution is Pebble Representation Learning (PRL), which nests codes.",
+     {"Pebble Representation Learning"}),
+    ("We build on graph theory to propose the Quill Memory Module (QMM), a memory for text.", {"Quill Memory Module"}),
+    # names listed after a naming word; a name's capitalised words joined by "and" after it
+    ("This paper studies two reward models, called the Pebble Transformer (P Transformer) and the Quill Transformer.",
+     {"Pebble Transformer", "Quill Transformer"}),
+    ("We present FooNet, a mixer with a dual mechanism called Selective Pebble and Quill Mixer.",
+     {"FooNet", "Selective Pebble and Quill Mixer"}),
+    # a name in quotes; a lower-case name whose first word is a hyphenated -ing word
+    ('Finally we present a "Pebble Lens" view of hidden states.', {"Pebble Lens"}),
+    ("Second, we introduce bi-pebbling regularization, which joins two losses.", {"bi-pebbling regularization"}),
+    # a common word opens a run of capitalised words followed by two more
+    ("This paper proposes a Deep Pebble Term Weighting framework that learns term weights.",
+     {"Deep Pebble Term Weighting"}),
+    # "namely" right after a proposal's name lists its variants
+    ("We propose a family of pebble mixers, called the Pebblers. Two types of the Pebblers, namely the fast "
+     "Pebbler (FP) and the slow Pebbler (SP), are given.", {"Pebblers", "fast Pebbler", "slow Pebbler"}),
+    ("We propose FooNet. FooNet is tested on two public sets, namely Kestrel-1 and Heron-2.", {"FooNet"}),
+    # in an abstract where no cue found a proposal, an unknown name that does better than others
+    ("Experiment results show that PQN contributes to better diversity.", {"PQN"}),
+    ("We open source a retrieval benchmark, and show that Pebble Mind Transformers outperform the state of the art.",
+     {"Pebble Mind Transformers"}),
+    # a lone capitalised word takes the method head after it
+    ("We also introduce a Quokka regularizer that steadies training.", {"Quokka regularizer"}),
+    # a name in brackets right after a noun of method
+    ("We introduce a novel weakly-supervised method (Rank-1 Pebble Finetuning; RPF-1) for steering.",
+     {"Rank-1 Pebble Finetuning"}),
+    # a defined name may open with an -ing word
+    ("We introduce sliding pebble attention (SPA) for long texts.", {"sliding pebble attention"}),
+    # after an opener, "and the" goes on with something else
+    ("We propose FooNet and the Pebble Loss it is trained with.", {"FooNet"}),
+    # a name set off by commas after a generic head
+    ("We propose a new objective, pebble smoothing, which counts birds.", {"pebble smoothing"}),
+    ("We develop a new black-box method, quill2net, that reads logs.", {"quill2net"}),
 ])
 def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     assert _proposed_names(nlp, text) == names
@@ -222,6 +275,24 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "We propose a segment auction where ads are priced.",
     "The old design is costly and introduces BarNet errors.",
     "We propose the Incremental FooNet (IFN) task for text.",
+    "We introduce an MLP-specific pruning metric that ranks weights.",
+    "We propose a new method, a simple one, for birds.",
+    "We propose a new method, which counts birds.",
+    # a list needs a count before it, names or items of two or more words, and a dash that stands apart
+    "We introduce two key measures: signal and noise.",
+    "We propose training reward models (RMs) with contrast.",
+    "We propose a new method (see Section 3) for birds.",
+    "We propose a Deep Pebble framework for birds.",
+    # a known name that does better than others, or any where a cue found the proposal
+    "Results show that LoRA outperforms full fine-tuning.",
+    "Earlier models were trained to introduce FooNet errors.",
+    "We present an analysis of birds: clipped pebble and gated quill.",
+    "We devise an algorithm for the Foo--Bar--Baz (FBB) model.",
+    # a gerund opener needs "by": here it tells what others did
+    "Earlier work has focused on developing FooNets for birds.",
+    # a known task's name with words before it stays a task
+    "Scene text recognition (STR) is hard. We introduce a unified four-stage STR framework for it.",
+    "Automatic speech recognition (ASR) is hard. We present a streamlined multispeaker ASR.",
     # parts of something that is not the paper's own
     "A DeepNet consists of two sub-networks, BarNet and BazNet.",
     # names of tasks, and known models, after "our"
@@ -238,9 +309,36 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     # a lower-case name after a naming word, in a sentence that introduces nothing
     "The task involves identifying named entities in news.",
     "The memory (called hidden state) is small.",
+    "Learning node vectors is hard. This task is called Graph Pebble Learning.",
 ])
 def test_not_proposals(nlp, text: str) -> None:
     assert _proposed_names(nlp, text) == set()
+
+
+def test_a_proposal_written_again_is_named_again(nlp) -> None:
+    doc = nlp("We propose a new memory model called Titans. On long texts, Titans beat BarNet.")
+    assert [(s.text, s._.proposed) for s in doc.spans["entities"] if s.text == "Titans"] == [
+        ("Titans", True), ("Titans", True)]
+
+
+def test_a_part_of_a_longer_proposal_is_not_named_again(nlp) -> None:
+    text = ("Markov decision processes (MDPs) act at once. We introduce stochastic delayed execution MDPs, "
+            "a new formalism for delays.")
+    assert _proposed_names(nlp, text) == {"stochastic delayed execution MDPs"}
+
+
+def test_what_comes_before_a_naming_word_says_dataset(nlp) -> None:
+    doc = nlp("We then build a realistic dataset called Quokka that stresses retrievers.")
+    assert {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed} == {("Quokka", "Dataset")}
+
+
+@pytest.mark.parametrize("text", [
+    "We propose FooNet, a new way to measure bird counts.",
+    "We propose FooNet, a deep metric learning model for birds.",
+])
+def test_metric_words_that_do_not_end_the_apposition_leave_a_method(nlp, text: str) -> None:
+    doc = nlp(text)
+    assert {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed} == {("FooNet", "Method")}
 
 
 def test_a_proposed_name_that_ends_in_a_dataset_word_is_a_dataset(nlp) -> None:

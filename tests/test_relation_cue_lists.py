@@ -124,7 +124,9 @@ def values(rels: list[dict]) -> set[tuple[str, str, str | None]]:
     return {(r["s"], r["o"], r.get("value")) for r in rels if r["p"] == "improvesOver"}
 
 
-METHODS = {"FooNet": "Method", "BarNet": "Method", "BazNet": "Method", "QuillNet": "Method", "CIFAR-10": "Dataset"}
+METHODS = {"FooNet": "Method", "BarNet": "Method", "BazNet": "Method", "QuillNet": "Method", "CIFAR-10": "Dataset",
+           "QuillBench": "Dataset"}
+OWN = ("QuillNet", "QuillBench")  # the paper's own method and dataset
 
 
 def cap(text: str) -> str:
@@ -162,6 +164,17 @@ REGEX_LISTS: dict[str, Case] = {
                    lambda rels, x: any(r["p"] == "evaluatedOn" and r["o"] == "CIFAR-10" for r in rels)),
     "report_verbs": (lambda x: PROPOSAL + f"Experimental results {x} a 12% reduction in errors compared to BarNet.",
                      quill_beats_barnet),
+    # With nothing proposed by name, the method "we" use does what "we" do.
+    "instrument_words": (lambda x: f"By {x} FooNet to fit a probe, we reach the best results on CIFAR-10.",
+                         lambda rels, x: any(r["p"] == "evaluatedOn" and (r["s"], r["o"]) == ("FooNet", "CIFAR-10")
+                                             for r in rels)),
+    # With nothing proposed by name, the method after one of these is evaluated on the dataset before it.
+    "evaluate_verbs": (lambda x: f"On CIFAR-10, we {x} of FooNet.",
+                       lambda rels, x: any(r["p"] == "evaluatedOn" and (r["s"], r["o"]) == ("FooNet", "CIFAR-10")
+                                           for r in rels)),
+    # The paper's own dataset is made in a sentence with one of these, not tested on.
+    "release_verbs": (lambda x: PROPOSAL + f"We {x} QuillBench, a test suite for evaluation.",
+                      lambda rels, x: not any(r["p"] == "evaluatedOn" and r["o"] == "QuillBench" for r in rels)),
     "method_nouns": (lambda x: PROPOSAL + f"Our {x} outperforms BarNet on CIFAR-10.", quill_beats_barnet),
     "own_markers": (lambda x: PROPOSAL + f"{cap(x)} method outperforms BarNet on CIFAR-10.", quill_beats_barnet),
     "self_reference": (lambda x: PROPOSAL + f"{cap(x)} outperform BarNet on CIFAR-10.", quill_beats_barnet),
@@ -235,7 +248,7 @@ def test_the_sentences_need_their_entry() -> None:
     not: the check is not met by the sentence alone."""
     blank = pipeline()
     met = [key for key, (sentence, check) in {**REGEX_LISTS, **WORD_LISTS}.items()
-           if check(relations(blank, sentence(new_word(key)), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, ("QuillNet",)),
+           if check(relations(blank, sentence(new_word(key)), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, OWN),
                     new_word(key))]
     assert not met, f"sentences that pass with no entry in them: {met}"
 
@@ -249,7 +262,7 @@ def test_every_alternative_of_a_cue_list_fires(nlp, key: str) -> None:
             ents = METHODS | {"BLEU": "Metric"}
             if key == "lower_is_better":
                 ents = ents | {x: "Metric"}
-            if not check(relations(nlp, sentence(x), ents, ("QuillNet",)), x):
+            if not check(relations(nlp, sentence(x), ents, OWN), x):
                 failed.append((piece, sentence(x)))
     assert not failed, f"{key}: entries that do nothing: {failed}"
 
@@ -257,7 +270,7 @@ def test_every_alternative_of_a_cue_list_fires(nlp, key: str) -> None:
 @pytest.mark.parametrize("key", sorted(WORD_LISTS))
 def test_every_word_of_a_word_list_fires(nlp, key: str) -> None:
     sentence, check = WORD_LISTS[key]
-    failed = [word for word in DATA[key] if not check(relations(nlp, sentence(word), METHODS, ("QuillNet",)), word)]
+    failed = [word for word in DATA[key] if not check(relations(nlp, sentence(word), METHODS, OWN), word)]
     assert not failed, f"{key}: entries that do nothing: {failed}"
 
 
@@ -278,7 +291,7 @@ def test_an_entry_added_by_a_rules_file_works_in_every_list(tmp_path) -> None:
         nlp.add_pipe("sentencizer")
         word = new_word(key)
         nlp.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, key, [word]))]})
-        if not check(relations(nlp, sentence(word), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, ("QuillNet",)), word):
+        if not check(relations(nlp, sentence(word), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, OWN), word):
             failed.append(key)
     assert not failed, f"lists whose added entry does nothing: {failed}"
 

@@ -36,7 +36,7 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> di
             continue
         written = text[e.start_char:e.end_char]
         name = e.name or written
-        key = e.canonical or fold_name(name)
+        key = fold_name(e.canonical or name)
         ent = entities[e.label].setdefault(key, {"name": name})
         rules_of.setdefault((e.label, key), set()).add(e.source)
         aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
@@ -55,6 +55,12 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> di
     for (label, key), sources in rules_of.items():
         ent = entities[label][key]
         ent["confidence"] = confidence(sources, label, len(ent["mentions"]))
+    title_name = doc._.title_name
+    if title_name is not None and not title_name.in_abstract:
+        # The title's name where the abstract never writes it: the paper's, with no mention in the text.
+        entities[title_name.label][fold_name(title_name.text)] = {
+            "name": title_name.text, "proposed": True, "mentions": [],
+            "confidence": confidence(["title"], title_name.label, 0)}
     return {t: list(v.values()) for t, v in entities.items()}
 
 
@@ -104,8 +110,15 @@ class Extractor:
     def from_options(cls, options: ExtractOptions) -> "Extractor":
         return cls(options.gazetteers, options.rules, options.min_confidence)
 
+    def doc(self, abstract: Abstract) -> Doc:
+        """The abstract's Doc before the components run: its tokens, and its
+        title as doc._.title for the components that read it (kg.nlp.titles)."""
+        doc = self.nlp.make_doc(abstract.text)
+        doc._.title = abstract.title or None
+        return doc
+
     def record(self, abstract: Abstract) -> dict[str, Any]:
-        doc = self.nlp(abstract.text)
+        doc = self.nlp(self.doc(abstract))
         record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values)
         _release(doc)
         return record
@@ -122,7 +135,7 @@ class Extractor:
             yield from self._run(buf)
 
     def _run(self, batch: list[Abstract]) -> Iterator[tuple[Abstract, dict]]:
-        for ab, doc in zip(batch, self.nlp.pipe(ab.text for ab in batch)):
+        for ab, doc in zip(batch, self.nlp.pipe(self.doc(ab) for ab in batch)):
             record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values)
             _release(doc)
             yield ab, record

@@ -174,9 +174,14 @@ class Cues:
     gain_before: Cue  # right before a number: "by", "an improvement of"
     evaluation: Cue
     report_verb: re.Pattern  # "show", "demonstrate": a sentence that reports a result
+    release_verb: re.Pattern  # "release", "introduce": a dataset of the paper's own made, not tested on
+    evaluated_object: re.Pattern  # "an evaluation of (45) ", "we compare ": right before the method evaluated
+    instrument: re.Pattern  # "by using ", "applying the ": right before the method "we" use
     self_reference: Cue  # "our method", "the proposed approach", "we"
     it_reference: Cue  # "it" as a subject
     definite_reference: Cue  # "the optimizer", "the detector": the paper's method named by its kind
+    determiner_before: re.Pattern  # "the ", "this " right before a name: "the transformer model"
+    method_noun_after: re.Pattern  # " model", " architecture" right after a name
     own_before_name: re.Pattern  # "our" right before a method's name: the paper's own
     sentence_opener: re.Pattern  # all that may come before a sentence's fronted comparison
     yardstick: re.Pattern  # "on par with X": X is compared with, not the subject
@@ -296,6 +301,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
             rf"(?:\b{_alt(data['margin_before'])}|\b{gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?)"
             rf"\s+(?:{_alt(data['number_qualifiers'])}\s+)*~?$", data["margin_before"] + data["gain_words"]),
         report_verb=re.compile(rf"\b{_alt(data['report_verbs'])}\b", re.I),
+        release_verb=re.compile(rf"\b{_alt(data['release_verbs'])}", re.I),
+        instrument=re.compile(rf"\b{_alt(data['instrument_words'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
+        evaluated_object=re.compile(rf"\b{_alt(data['evaluate_verbs'])}(?:\s+(?:of|on))?\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
         evaluation=_cue(rf"\b{_alt(data['evaluation'])}", data["evaluation"]),
         self_reference=_cue(rf"\b{_alt(self_pieces)}", self_pieces),
         it_reference=_cue(rf"\b{_alt(it_pieces)}", it_pieces),
@@ -304,6 +312,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
             rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!{_alt(data['definite_not_before'])}\b)",
             definite),
         own_before_name=re.compile(rf"\b{_alt(data['own_before_name'])}\s+$", re.I),
+        determiner_before=re.compile(rf"\b{_alt(definite)}\s+$", re.I),
+        method_noun_after=re.compile(rf"\s+{_alt(data['method_nouns'])}s?\b", re.I),
         sentence_opener=re.compile(rf"^\s*(?:{_alt(data['sentence_openers'])},?\s+)?$", re.I),
         yardstick=re.compile(rf"{_words(data['yardsticks'])}[^,;.]{{0,50}}$", re.I),
         parity=_cue(rf"\b{_alt(data['yardsticks'])}\s+", data["yardsticks"]),

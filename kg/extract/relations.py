@@ -69,7 +69,7 @@ class RelationFinder:
         text = doc_text(doc)
         ents = doc_mentions(doc, text)
         c = self.cues
-        main = _main_proposal(ents, text, c)
+        main = _main_proposal(ents, text, c) or title_only_name(doc)
         # The ways the text writes its proposals, to find them where no entity span marks them.
         proposals = {text[m.start:m.end]: m.name for m in ents if m.label == "Method" and m.proposed}
         if main is not None:
@@ -78,6 +78,7 @@ class RelationFinder:
         any_trigger = c.any_trigger
         found = _Relations()
         proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
+        own_data_at = [(m.start, m.name) for m in ents if m.label == "Dataset" and m.proposed]
         setting = None  # the dataset of the results reported so far (see results.result_setting)
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
@@ -92,6 +93,7 @@ class RelationFinder:
             before = [name for at, name in proposed_at if at < char_start]
             s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
             s.last_proposal = before[-1] if before else None
+            s.own_datasets = tuple(dict.fromkeys(name for at, name in own_data_at if at < char_start))
             s.context_dataset, s.result_rules, s.numbers = setting, self.results, self.numbers
             s.address_cues = self.address_cues
             comparisons = _comparisons(s)
@@ -123,17 +125,41 @@ def _sentences(doc: Doc) -> Iterator[tuple[int, int, int, int]]:
 
 
 def _main_proposal(ents: list[Mention], text: str, c: Cues) -> str | None:
-    """The paper's own method: its first proposed Method mention, else the
-    first method the text calls its own ("our MambaOut model")."""
-    proposed = [m for m in ents if m.label == "Method" and m.proposed]
-    if proposed:
-        # A name written as one ("Titans", "DEZ") before a phrase in lower case ("hidden state").
-        named = [m for m in proposed if not text[m.start:m.end].islower()]
-        return (named or proposed)[0].name
+    """The paper's own method: the proposed Method the text names most often
+    (the first of those on a tie: a part or a variant introduced before the
+    system is named less), one written as a name ("Titans", "DEZ") before a
+    phrase in lower case ("hidden state"); else the first method the text
+    calls its own ("our MambaOut model")."""
+    counts: dict[str, int] = {}
+    last_end: dict[str, int] = {}
+    for m in ents:
+        if m.label == "Method" and m.proposed:
+            # "Long Form (LF)": a definition names it once
+            if m.name not in last_end or text[last_end[m.name]:m.start].strip() not in ("", "("):
+                counts[m.name] = counts.get(m.name, 0) + 1
+            last_end[m.name] = m.end
+    if counts:
+        for m in ents:
+            # "the FooNet model" names FooNet too
+            head = m.name.split(" ", 1)[0]
+            if not m.proposed and head != m.name and head in counts:
+                counts[head] += 1
+        named = {name: n for name, n in counts.items() if not name.islower()}
+        return max(named or counts, key=(named or counts).__getitem__)
     for m in ents:
         if m.label == "Method" and c.own_before_name.search(text[max(0, m.start - 20):m.start]):
             return m.name
     return None
+
+
+def title_only_name(doc: Doc) -> str | None:
+    """The method the title names where the abstract never writes it
+    ("FooNet: ..." over an abstract about "our network"): the paper's
+    proposal when the abstract names none of its own."""
+    name = doc._.title_name
+    if name is None or name.label != "Method" or name.in_abstract:
+        return None
+    return name.text
 
 
 class _Relations:
@@ -209,9 +235,12 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
         return s.main, 0.8
     others = [m for m in before if not _compared_mention(s, start, m)]
     if refs and (not others or start + refs[-1] > others[-1].end):
+        if others and s.cues.instrument.search(s.text, max(start, others[-1].start - 30), others[-1].start):
+            return others[-1].name, 0.6  # "by using FooNet ..., we reach ...": what "we" use does it
         return None, 0.0  # "our method" with nothing proposed by name
     if others:
-        return others[-1].name, 0.6
+        own = _proposal_by_head(s, others[-1])
+        return (own, 0.7) if own else (others[-1].name, 0.6)
     if s.main and s.cues.definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
@@ -220,6 +249,18 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if s.main and _refers_to_proposal(s, pos):
         return s.main, 0.65
     return None, 0.0
+
+
+def _proposal_by_head(s: Sentence, m: Mention) -> str | None:
+    """ "the transformer model scores ...", where the paper proposes "Foo
+    Fusion Transformer": the one proposal whose last word the mention is,
+    named by it with a determiner before and a method noun after."""
+    c = s.cues
+    if not c.determiner_before.search(s.text, max(0, m.start - 12), m.start) or not c.method_noun_after.match(s.text, m.end):
+        return None
+    word = s.text[m.start:m.end].lower()
+    own = {name for name in s.proposals.values() if name.lower() != word and name.lower().rsplit(None, 1)[-1] == word}
+    return own.pop() if len(own) == 1 else None
 
 
 def _written_proposal(s: Sentence, clause: str) -> str | None:
@@ -771,6 +812,7 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
     c = s.cues
     datasets = s.of("Dataset")
     if not datasets:
+        _evaluations_on_own_data(s, found)
         return
     evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
@@ -787,11 +829,37 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
             subject, conf = s.main, 0.5
         if subject is None:
             subject, conf = _subject_after(s, d.end, excluded)
-        if subject is None or (d.proposed and subject == s.main):
+        if subject is None or (d.proposed and subject == s.main and not _tested_on_own(s, d, evaluative)):
             continue
         if not evaluative:
             conf *= 0.7
-        found.add(s, {"s": subject, "p": "evaluatedOn", "o": d.name}, conf)
+        for name in _listed_with(s, subject, d.start):
+            found.add(s, {"s": name, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _tested_on_own(s: Sentence, d: Mention, evaluative: bool) -> bool:
+    """Whether the sentence tests the proposal on `d`, a dataset of the
+    paper's own: it speaks of evaluation, and does not make the dataset
+    ("we release FooBench", "we build a benchmark called FooBench")."""
+    return evaluative and not s.cues.release_verb.search(s.text, 0, d.start)
+
+
+def _evaluations_on_own_data(s: Sentence, found: _Relations) -> None:
+    """ "We build FooBench, a benchmark for ... Experiments show that our
+    method ...": a sentence that reports results with the proposal as their
+    subject and names no dataset reports them on the datasets the paper made
+    before it."""
+    if s.main is None or not s.own_datasets:
+        return
+    c = s.cues
+    report = c.report_verb.search(s.text)
+    if report is None or not c.evaluation.search(s.text[:report.start()], s.places):
+        return
+    subject, _ = _subject(s, len(s.text))
+    if subject != s.main:
+        return
+    for name in s.own_datasets:
+        found.add(s, {"s": s.main, "p": "evaluatedOn", "o": name}, 0.5)
 
 
 def _training_data(s: Sentence, d: Mention) -> bool:
@@ -817,12 +885,38 @@ _TRAINED_ON = re.compile(r"\b(?:pre-?train\w*|trained)\s+(?:[\w-]+\s+){0,3}?on\s
 
 
 def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
-    """ "On ImageNet, ResNet-50 reaches ...": a method named after the dataset."""
+    """ "On ImageNet, ResNet-50 reaches ...": a proposed method named after
+    the dataset; in a paper that proposes nothing by name, also a method
+    evaluated there ("On FooBench, we conduct an evaluation of 45 rerankers")."""
     for m in s.of("Method"):
         if m.start >= pos and all(m.end <= a or m.start >= b for a, b in excluded):
             if m.proposed:
                 return m.name, 0.7
+            if s.main is None and s.cues.evaluated_object.search(s.text, pos, m.start):
+                return m.name, 0.6
     return None, 0.0
+
+
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*)")
+
+
+def _listed_with(s: Sentence, subject: str, pos: int) -> list[str]:
+    """ "We compare A, B and C on D": the subject and the methods listed with
+    it (its mention nearest `pos`), those that could be the subject
+    themselves: any, in a paper that proposes nothing by name, else the
+    paper's own."""
+    methods = s.of("Method")
+    at = [k for k, m in enumerate(methods) if m.name == subject]
+    if not at:
+        return [subject]
+    k = min(at, key=lambda k: abs(methods[k].start - pos))
+    lo = hi = k
+    while lo > 0 and _LIST_JOIN.fullmatch(s.text, methods[lo - 1].end, methods[lo].start):
+        lo -= 1
+    while hi + 1 < len(methods) and _LIST_JOIN.fullmatch(s.text, methods[hi].end, methods[hi + 1].start):
+        hi += 1
+    listed = [m.name for m in methods[lo:hi + 1] if s.main is None or m.proposed or m.name == subject]
+    return list(dict.fromkeys(listed))
 
 
 # -- addresses -------------------------------------------------------------------

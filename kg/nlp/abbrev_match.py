@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from kg.nlp.lexicon import lexicon
 
 # A word start: the first character of a word, or any capital ("EvoLved", "ResNet", "BPO").
@@ -27,17 +29,27 @@ def _core(short: str) -> str:
     return core
 
 
+_NUMBER_WORDS = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
+                 "9": "nine"}
+
+
 @lru_cache(maxsize=4096)
 def is_abbreviation(short: str, long: str) -> bool:
     """True when the letters of `short` (up to its first digit, without a
     plural "s") can be found in order in `long` with the first one opening a
     word of `long`'s first word and every capital of `short` opening a word
-    (or being a capital) of `long`; and `long` has at least two words."""
+    (or being a capital) of `long`; and `long` has at least two words. A
+    leading digit may be spelled out ("2SSP" <- "Two-Stage framework for
+    Structured Pruning")."""
     short, long = short.strip(), long.strip()
     lead = re.match(r"\d+", short)
     if lead:
-        # "3DDFA" <- "3D Dense Face Alignment": the same leading number, then the letters.
         n = lead.end()
+        # "2SSP" <- "Two-Stage framework for Structured Pruning": a digit spelled out, then the letters.
+        word = _NUMBER_WORDS.get(short[:n])
+        if word and long[:len(word)].lower() == word and long[len(word):len(word) + 1] in ("-", " "):
+            return is_abbreviation(short[n:], long[len(word) + 1:].lstrip())
+        # "3DDFA" <- "3D Dense Face Alignment": the same leading number, then the letters.
         return long[:n] == short[:n] and not long[n:n + 1].isdigit() and is_abbreviation(short[n:], long[n:])
     core = _core(short)
     if len(core) < 2 or len(short) >= len(long) or " " in short:
@@ -82,10 +94,13 @@ def is_loose_abbreviation(short: str, long: str, skipped: frozenset[str] | None 
     if skipped is None:
         skipped = lexicon().patterns.long_form_skipped_words
     core = _core(short)
-    if len(core) < 2 or " " in short or not core[:1].isupper() or len(short) >= len(long):
+    # A lower-case first letter with capitals after it ("h-MDS") is a short form too.
+    if len(core) < 2 or " " in short or not any(c.isupper() for c in core) or len(short) >= len(long):
         return False
     if not _WORDS.match(long):
         return False  # "modalities -- vision": a dash or a bracket parts two phrases
+    if long.split()[0].lower() in STOP_WORDS:
+        return False  # "as an autoregressive (AR)": a function word opens no long form
     words = [w for w in re.split(r"[\s\-/]+", long.lower()) if w and w not in skipped]
     if len(words) < 2 or len(words) > len(core) + 1 or not words[0].startswith(core[0].lower()):
         return False

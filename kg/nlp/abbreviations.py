@@ -59,7 +59,8 @@ def _run_before(v: list[Tok], text: str, paren: int, short: str,
         if tok.text in _STOP_TOKENS or tok.is_space:
             break
         words += 1
-        if tok.text[:1].lower() == short[:1].lower() or tok.text[:1] == short[:1]:
+        # A leading digit may be a number word ("Two-Stage ... (2SSP)").
+        if tok.text[:1].lower() == short[:1].lower() or short[:1].isdigit():
             if test(short, view_text(v, text, k, paren)):
                 return k, paren
         k -= 1

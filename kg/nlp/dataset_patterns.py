@@ -27,7 +27,8 @@ def dataset_cue_candidates(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[
             end = k + 1
             while k >= sent_start and end - k <= 4 and _dataset_word(v[k], v, lex):
                 k -= 1
-            if k + 1 < end:
+            if k + 1 < end and not (end - k == 2 and v[k + 1].text in lex.languages):
+                # "a Cantonese benchmark": a language alone says what the data is in, not its name.
                 out.append(Candidate(k + 1, _titled_cue_end(v, tok, lex) if nearest else end, "Dataset", "cue"))
             else:
                 if nearest:
@@ -74,7 +75,8 @@ def _name_before_topic(v: list[Tok], cue: Tok, lex: Lexicon) -> list[Candidate]:
 
 def names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
     """The names a dataset word introduces: "two datasets, namely Foo-1 and
-    BarSet", "benchmarks (e.g., Foo, Bar)", "a corpus called FooText"."""
+    BarSet", "benchmarks (e.g., Foo, Bar)", "a corpus called FooText";
+    after a count, a list of names right after it: "two datasets Foo-1 and BarSet"."""
     shapes = lex.patterns
     conj = shapes.list_separators
     out = []
@@ -97,15 +99,19 @@ def names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candid
                 k += 1
                 continue
             break
-        if not opened:
+        # "on two datasets Foo-1 and BarSet": a count before the word lets a list follow it directly.
+        counted = not opened and listed and v[i].i > v[i].sent_start \
+            and (v[i - 1].lower_ in shapes.count_words or v[i - 1].text.isdigit())
+        if not opened and not counted:
             continue
+        items = []
         while k < end:
             j = k
             while j < end and j - k < 4 and _dataset_word(v[j], v, lex):
                 j += 1
             if j == k:
                 break
-            out.append(Candidate(k, j, "Dataset", "cue"))
+            items.append(Candidate(k, j, "Dataset", "cue"))
             if not listed:
                 break
             if j < end and v[j].text == "(":  # a gloss: "FooSet (radiology)"
@@ -117,6 +123,8 @@ def names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candid
                 k = j
                 continue
             break
+        if not counted or len(items) >= 2:  # without an opener, only a list shows the names are the datasets
+            out += items
     return out
 
 
@@ -137,6 +145,9 @@ def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
         return _dataset_word_prev(tok, v, lex)
     if t in lex.not_names or t.lower() in lex.name_stop_words:
         return False
+    # "babyLM", "nuScenes": a capital inside a word in lower case is a name where a dataset word says so.
+    if t[:1].islower() and any(c.isupper() for c in t[1:]) and t.replace("-", "").isalnum():
+        return True
     # "Kestrel", "Helpful-Harmless": capitalised words, alone or joined by hyphens.
     return t[:1].isupper() and not tok.is_sent_start and t.replace("-", "").isalpha()
 

@@ -115,10 +115,13 @@ def _is_title(v: list[Tok], start: int, end: int, lex: Lexicon) -> bool:
 def _head_type(v: list[Tok], long: Span, short: Span, lex: Lexicon) -> str | None:
     last = v[long.end - 1].lower_
     title = _is_title(v, long.start, long.end, lex)
-    if last in lex.dataset_cues_after:
+    # "Foo Faces (FF) Database": the word after the short form says what the pair names
+    # (not after a task: "Fine-Grained Classification (FGC) datasets" are the task's).
+    after = short.end + (short.end < len(v) and v[short.end].text == ")")
+    if last in lex.dataset_cues_after or (after < len(v) and v[after].lower_ in lex.patterns.dataset_nouns
+                                          and last not in lex.task_heads):
         return "Dataset"
     # "pseudo-log-likelihood (PLL)"; "Kullback Leibler (KL) divergence", "Answer Correctness (AC) metric".
-    after = short.end + (short.end < len(v) and v[short.end].text == ")")
     if last.rsplit("-", 1)[-1] in lex.patterns.hyphen_metric_heads \
             or (after < len(v) and v[after].lower_ in lex.patterns.metric_words_after_pairs):
         return "Metric"
@@ -279,7 +282,6 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
             proposed.update(fold_name(a) for a in al)
 
     settled = []
-    proposed_name = None
     for c, name in mentions:
         key = fold_name(name)
         label = label_of[key][1]
@@ -289,9 +291,22 @@ def settle_entities(doc: Doc, lex: Lexicon) -> Doc:
         settled.append(Entity(start=c.start, end=c.end, start_char=v[c.start].idx, end_char=last.idx + len(last.text),
                               label=label, name=name, aliases=sorted(al) if al else None, proposed=is_proposed,
                               canonical=c.canonical, exact_match=c.exact_match or None, source=c.source))
-        if proposed_name is None and is_proposed and label == "Method":
-            proposed_name = name
     settled = narrowed_task_names(settled, fold_name)
     _write_entities(doc, settled)
-    doc._.proposed_name = proposed_name
+    doc._.proposed_name = _main_proposal_name(settled, text)
     return doc
+
+
+def _main_proposal_name(settled: list[Entity], text: str) -> str | None:
+    """The proposed Method named most often (a definition "Long Form (LF)"
+    once), the first on a tie, one written as a name before a phrase in lower
+    case: the subject the relation rules choose (kg.extract.relations._main_proposal)."""
+    namings: dict[str, int] = {}
+    last_end: dict[str, int] = {}
+    for e in settled:
+        if e.proposed and e.label == "Method":
+            if e.name not in last_end or text[last_end[e.name]:e.start_char].strip() not in ("", "("):
+                namings[e.name] = namings.get(e.name, 0) + 1
+            last_end[e.name] = e.end_char
+    named = {name: n for name, n in namings.items() if not name.islower()}
+    return max(named or namings, key=(named or namings).__getitem__) if namings else None

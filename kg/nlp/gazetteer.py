@@ -56,6 +56,7 @@ class GazetteerMatcher:
         self.by_form: dict[str, int] = {}  # exact form -> entry index, for variants
         words = lex.name_stop_words
         self.not_prefixes = lex.patterns.not_name_prefixes
+        self.dataset_nouns = lex.patterns.dataset_nouns
         # "Transformer-based", "ReLU-activated": the lexicon's adjective halves make no variant.
         self.adjective_tails = lex.adjective_suffixes
         self._variants: dict[str, int | None] = {}  # word -> _variant(word)
@@ -112,6 +113,10 @@ class GazetteerMatcher:
                     continue
                 seen.add((start, end, i))
                 e = self.entries[i]
+                if e.type == "Method" and end < len(doc) and doc[end].lower_ in self.dataset_nouns:
+                    # "the Alpaca dataset": a dataset named like the method; the entry says nothing of it.
+                    found.append(Candidate(start, end, "Dataset", "gazetteer"))
+                    continue
                 found.append(Candidate(start, end, e.type, "gazetteer", canonical=e.name,
                                        exact_match=list(e.exact_match)))
         matched = {s for s, _, _ in seen}

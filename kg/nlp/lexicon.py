@@ -41,8 +41,10 @@ class EntityPatterns:
     generic_owners: frozenset[str]
     generic_methods: frozenset[str]
     dataset_list_cues: frozenset[str]
+    count_words: frozenset[str]
     list_openers: tuple[tuple[str, ...], ...]  # word sequences, longest first
     naming_words: frozenset[str]
+    dataset_nouns: frozenset[str]
     evaluated_on_words: frozenset[str]
     not_evaluation_before_on: frozenset[str]
     after_evaluated_name: frozenset[str]

@@ -10,6 +10,8 @@ that keeps scientific names whole and rule components, in this order:
   kg_gazetteer       kg.nlp.gazetteer: known names (+ --gazetteer files)
   kg_entity_patterns kg.nlp.patterns: names no list holds
   kg_proposals       kg.nlp.proposals: the paper's own proposals
+  kg_titles          kg.nlp.titles: the abstract's mentions of the name the
+                     title gives (doc._.title) are proposals too
   kg_entities        kg.nlp.entities: settles candidates into doc.spans
   kg_relations       kg.extract.relations (added by kg.extract.pipeline)
 
@@ -28,7 +30,11 @@ Contract with everything downstream (kg.extract.record, kg.extract.relations):
   doc._.kg_entities, or read from doc.spans[SPAN_KEY] when those spans were
   set some other way;
 - doc._.abbreviations: list of (long Span, short Span) defined in the text;
-- doc._.proposed_name: kg_name of the first proposed Method, or None;
+- doc._.proposed_name: kg_name of the proposed Method named most often (the
+  first on a tie), or None;
+- doc._.title: the paper's title, set before the components run (None when
+  the input has none); doc._.title_name: the name the title gives the
+  paper's work (kg.nlp.titles.TitleName), or None;
 - doc._.kg_candidates: every rule's candidates before settling (debugging);
 - doc._.kg_relations: relation dicts as in the extraction record, each with
   "span" (start, end of the sentence it came from) and "confidence" (the
@@ -45,7 +51,7 @@ from spacy.lang.en import English
 from spacy.language import Language
 
 # Importing the modules registers their components and extensions.
-from kg.nlp import abbreviations, entities, gazetteer, patterns, proposals, sentences  # noqa: F401
+from kg.nlp import abbreviations, entities, gazetteer, patterns, proposals, sentences, titles  # noqa: F401
 from kg.nlp.entities import SPAN_KEY
 from kg.nlp.tokenizer import tokenizer_with_rules
 
@@ -72,5 +78,6 @@ def make_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | P
     nlp.add_pipe("kg_gazetteer", config={"extra": [str(p) for p in gazetteers], "rules": rule_files})
     nlp.add_pipe("kg_entity_patterns", config={"rules": rule_files})
     nlp.add_pipe("kg_proposals", config={"rules": rule_files})
+    nlp.add_pipe("kg_titles", config={"rules": rule_files})
     nlp.add_pipe("kg_entities", config={"rules": rule_files})
     return nlp

@@ -52,9 +52,15 @@ class ProposalCues:
     apposition: re.Pattern  # ", a novel", ", an efficient": the name comes before
     components: re.Pattern  # "consists of", "modules:": the parts of a proposal follow
     ours: re.Pattern  # "(ours)": the name comes before
+    result_subject: re.Pattern  # where a sentence's subject starts: its start, "show that"
+    result_verb: re.Pattern  # "outperforms", "contributes to": the subject does better than others
+    result_adverbs: frozenset[str]  # "also", "consistently": allowed between the subject and its verb
+    list_count: re.Pattern  # "two", "several": a count before a list of the paper's own names
+    list_marks: frozenset[str]  # ":", "-": what opens such a list
     dataset_before: re.Pattern  # dataset words between the cue and the name
     dataset_after: re.Pattern  # "(FB), a new dataset": dataset words soon after the name
     dataset_name: re.Pattern  # a name that says dataset by its ending ("FooBench")
+    metric_after: re.Pattern  # "FooScore, a new metric": metric words soon after the name
     scan_stop: frozenset[str]
     lower_name_skipped: frozenset[str]
     lower_name_generic_heads: frozenset[str]
@@ -95,10 +101,19 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
                               re.I),
         components=re.compile(rf"{_word_alt(data['component_cues'])}(?!\w)", re.I),
+        list_count=re.compile(rf"{_word_alt(data['list_counts'])}\b", re.I),
+        list_marks=frozenset(data["list_marks"]),
+        result_subject=re.compile(rf"(?:^|(?<=[.!?])\s+|\b{_alt(data['result_subject_after'])}\s+)", re.I),
+        result_verb=re.compile(rf"{_alt(data['result_verbs'])}\b", re.I),
+        result_adverbs=frozenset(data["result_adverbs"]),
         ours=re.compile(rf"\(\s*{_alt(data['ours_marks'])}\s*\)", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
         dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
                                  rf"{_alt(data['dataset_words_after'])}\b", re.I),
+        # The metric word ends the apposition: "a sparsity metric that", not "a metric learning model".
+        metric_after=re.compile(r"[^,;:.]{0,20},\s*(?:a|an|the)\s+(?:[\w-]+\s+){0,6}?"
+                                rf"{_alt(data['metric_words_after'])}s?"
+                                r"(?=\s*(?:[,.;:()]|that\b|which\b|for\b|of\b|to\b|$))", re.I),
         dataset_name=re.compile(rf"{_alt(data['dataset_name_endings'])}$"),
         scan_stop=frozenset(data["scan_stop"]),
         lower_name_skipped=frozenset(data["lower_name_skipped"]),

@@ -10,7 +10,12 @@ kg.nlp.proposal_cues):
 - "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
 - a novelty apposition after the name: "X, a novel ...";
 - "namely X" after a noun of method, in a sentence that introduces something;
-- the parts of a proposal: "our X consists of A and B", "two modules: A, B".
+- the parts of a proposal: "our X consists of A and B", "two modules: A, B";
+- names listed after an opener and a count: "we present two layers: (a) A, (b) B";
+- where none of these finds one, an unknown name that does better than others:
+  "results show that X outperforms Y".
+
+Every other place where a proposal's name is written again names it too.
 
 Adds candidates with proposed=True (label Dataset when dataset words say so,
 else Method); kg.nlp.entities sets doc._.proposed_name from them.
@@ -31,12 +36,15 @@ from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
 from kg.nlp.proposal_cues import ProposalCues, proposal_cues
-from kg.nlp.tokens import Tok, doc_text, token_view, view_columns, view_text
+from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
 
 _WINDOW = 14
+# Tokens after which a run of capitalised words is a name: "a Pebble Net", 'a "Future Lens" view'.
+_NAME_OPENERS = frozenset({",", ":", "a", "an", "the", '"', "“", "``", "'"})
+_NAMED_BEFORE = 30  # characters before a naming word that may say what is named
 _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 
 
@@ -48,21 +56,27 @@ Name = tuple[int, int]
 def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed: bool,
              named: bool = False) -> Name | None:
     """The name that starts at token i, if one does: an abbreviation's long
-    form, a name-like token, or (when `relaxed`) a Title Case run. Right
-    after "called" (`named`) a run may open with a common word ("Deep Speech")."""
+    form, a name-like token, or (when `relaxed`) a Title Case run. A run may
+    open with a common word right after "called" (`named`: "Deep Speech") or
+    when two more words follow ("a Deep Contextualized Term Weighting framework")."""
     if i in pairs:
         return pairs[i]
     tok = v[i]
     if is_name_like(tok, lex):
         return i, i + 1
     common = tok.text in lex.not_names
-    if relaxed and _TITLE_WORD.match(tok.text) and (named or not common) and tok.lower_ not in STOP_WORDS:
+    if relaxed and _TITLE_WORD.match(tok.text) and tok.lower_ not in STOP_WORDS:
         j = i + 1
         while j < len(v) and j - i < 5 and v[j].text[:1].isupper() and v[j].text not in lex.not_names \
                 and not v[j].is_punct:
             j += 1
-        if common and j - i < 2:
-            return None
+            # After "called" a name's words may be joined by "and" ("called Selective Token and Channel Mixer").
+            if named and j + 1 < len(v) and v[j].lower_ == "and" and _TITLE_WORD.match(v[j + 1].text):
+                j += 1
+        if j - i < 2 and (common or _is_adjective(tok.text, lex)):
+            return None  # a lone common word, or a compound that describes ("MLP-specific pruning")
+        if common and not named and j - i < 3:
+            return None  # "a Deep Model": a common word opens a name only after "called" or before two more words
         return i, j
     return None
 
@@ -121,6 +135,8 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
                 or tok.lower_ in lex.name_stop_words or tok.lower_ in cues.scan_stop:
             break
         end += 1
+    if end > start and end < sent_end and v[end].text == "," and v[end - 1].lower_ in cues.lower_name_generic_heads:
+        return _apposed_name(v, text, end + 1, lex, cues)  # "a new objective, unlikelihood training, which"
     if end - start < 2:
         return None
     first, last = v[start].lower_, v[end - 1].lower_
@@ -132,12 +148,40 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
                             and _is_method_head(last.rsplit("-", 1)[-1], lex)):
         return None
     abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
-    if first.endswith("ing") or last.endswith("ed") or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
+    # "training reward models" opens what is done; "bi-clustering regularization" is a name
+    if first.endswith("ing") and "-" not in first or last.endswith("ed") \
+            or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
             or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
             or view_text(v, text, start, end).lower() in lex.generic_terms \
             or last in cues.lower_name_generic_heads and not abbreviated:
         return None
     return start, end
+
+
+def _apposed_name(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
+    """ "we propose a new objective, unlikelihood training, which ...", "a new
+    black-box method, output2prompt, that ...": after a generic head and a
+    comma, the name is the one to four words up to the next comma or bracket
+    (or the end of the sentence); not a description ("a method, a new ...")."""
+    sent_end = v[i].sent_end if i < len(v) else i
+    end = i
+    while end < sent_end and end - i < 4:
+        tok = v[end]
+        if tok.is_punct or tok.is_space or not tok.text.replace("-", "").isalnum() or tok.lower_ in STOP_WORDS \
+                or tok.lower_ in lex.name_stop_words or tok.lower_ in cues.scan_stop:
+            break
+        end += 1
+    if end == i or end < sent_end and v[end].text not in cues.lower_name_set_off:
+        return None
+    if view_text(v, text, i, end).lower() in lex.generic_terms or v[end - 1].lower_ in cues.lower_name_generic_heads \
+            and end - i < 2:
+        return None
+    return i, end
+
+
+def _is_adjective(word: str, lex: Lexicon) -> bool:
+    """ "MLP-specific", "KV-cache-like": a compound that describes, not a name."""
+    return "-" in word and word.rsplit("-", 1)[1].lower() in lex.adjective_suffixes
 
 
 def _is_method_head(word: str, lex: Lexicon) -> bool:
@@ -166,12 +210,50 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
         # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
         if tok.lower_ in stop and (k > i or tok.lower_ == "to") and not _joins_words(v, k):
             return None
-        name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in (",", ":", "a", "an", "the")),
+        # "we propose training reward models (RMs)": a gerund opens what is done ("sliding window
+        # attention (SWA)" is a defined name).
+        if k == i and stop and tok.text.isalpha() and tok.text.islower() and tok.text.endswith("ing") \
+                and k not in pairs:
+            return None
+        name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in _NAME_OPENERS),
                         named=named and k == i)
         if name is not None:
             end = _past_short_form(v, name[1])
             if end < len(v) and (v[end].lower_ in lex.task_heads or v[end].lower_ in lex.task_cues):
                 return None  # "a neural POS tagging model", "the SSS problem": the name is part of a task
+            return name
+    return None
+
+
+def _with_head(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name:
+    """ "we introduce a Parsvel regularizer that ...": a lone capitalised word
+    that is no name by its shape takes the method head after it ("regularizer",
+    "loss"; not a generic one: "a Bayesian model" stays "Bayesian")."""
+    start, end = name
+    if end - start == 1 and start not in pairs and not is_name_like(v[start], lex) and end < len(v) \
+            and _is_method_head(v[end].lower_, lex) and v[end].text.islower() \
+            and v[end].lower_ not in cues.lower_name_generic_heads:
+        return start, end + 1
+    return name
+
+
+def _bracketed_name(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name | None:
+    """ "we introduce a novel representational method (Rank-1 Representation
+    Finetuning; ReFT-r1)": the name in brackets right after a noun of method
+    (`our_nouns`) of a phrase with an article, within a few tokens of the
+    opener; a run of capitalised words whole ("Rank-1 Representation ...")."""
+    if v[i].lower_ not in ("a", "an", "the"):
+        return None  # "we propose training reward models (RMs)": what is done
+    for k in range(i, min(v[i].sent_end, i + _WINDOW) - 1):
+        if v[k].text == "(":
+            if not cues.our_noun.fullmatch(v[k - 1].lower_):
+                return None
+            name = _name_at(v, k + 1, lex, pairs, relaxed=True)
+            if name is not None and name[1] - name[0] == 1 and k + 1 not in pairs:
+                end = name[1]
+                while end < len(v) and end - name[0] < 5 and _is_title_word(v[end], lex):
+                    end += 1
+                name = name[0], end
             return name
     return None
 
@@ -184,20 +266,52 @@ def _joins_words(v: list[Tok], k: int) -> bool:
 
 
 def _past_short_form(v: list[Tok], end: int) -> int:
-    """The token after a name's short form in brackets ("FooNet (FN) task"), or `end`."""
-    if end + 2 < len(v) and v[end].text == "(" and v[end + 2].text == ")":
-        return end + 3
+    """The token after a name's short form in brackets ("FooNet (FN) task",
+    "Foo Transformer (F Transformer) and"), or `end`."""
+    if end < len(v) and v[end].text == "(":
+        for k in range(end + 2, min(end + 5, len(v))):
+            if v[k].text == ")":
+                return k + 1
+            if v[k].is_punct:
+                break
     return end
 
 
-def _coordinated(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], known: set[Name]) -> list[Name]:
+def _modified_known(v: list[Tok], i: int, name: Name, texts: tuple[str, ...], known: set[Name],
+                    abbreviations: list[tuple[Span, Span]], tasks: set[Name], lex: Lexicon,
+                    cues: ProposalCues) -> Name:
+    """ "we propose the delay-penalized CTC", "we introduce stochastic delayed
+    execution MDPs": a name known before (the gazetteer's, or a short form
+    defined earlier) with up to three words of its own before it names a new
+    variant, and the proposal is the whole phrase; else `name`. Not a gerund
+    ("testing FAs") nor a task's name ("a streamlined ASR" stays a task)."""
+    start = name[0]
+    use = _short_form_use(texts, abbreviations, start)
+    if name not in known and (use is None or use[0].start >= start) or any(end == name[1] for _, end in tasks) \
+            or use is not None and (use[0].start, use[0].end) in tasks:
+        return name
+    k = start
+    while k > i and start - k < 3:
+        tok = v[k - 1]
+        if not tok.text.replace("-", "").isalpha() or tok.lower_ in STOP_WORDS or tok.lower_ in cues.scan_stop \
+                or tok.lower_ in cues.lower_name_skipped or tok.text in lex.not_names or tok.lower_.endswith("ing"):
+            break
+        k -= 1
+    return (k, name[1]) if k < start else name
+
+
+def _coordinated(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], known: set[Name],
+                 named: bool = False) -> list[Name]:
     """The names listed with a proposal right after it: "we present FooNet
     (FN) and BarNet", "FooNet, BarNet and BazNet" (not names the gazetteer
-    knows: "FooNet and BERT" compares)."""
+    knows: "FooNet and BERT" compares); after a naming word (`named`) also
+    with an article ("called the Foo Transformer and the Bar Transformer")."""
     out = []
     k = _past_short_form(v, name[1])
     while k < len(v) - 1 and len(out) < 4 and v[k].text in (",", "and") and not v[k].is_sent_start:
         j = k + 1 + (v[k].text == "," and v[k + 1].lower_ == "and")
+        if named and j < len(v) - 1 and v[j].lower_ in ("the", "a", "an") and not v[j].is_sent_start:
+            j += 1  # "called the Foo Transformer (FT) and the Bar Transformer" (after an opener, "and the" goes on)
         if j >= len(v) or v[j].is_sent_start:
             break
         nxt = _name_at(v, j, lex, pairs, relaxed=True)
@@ -252,18 +366,25 @@ def _introduced_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int
     return bool(cues.opener.search(before) or cues.novelty.search(before))
 
 
-def _namely_introduces(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues) -> bool:
+def _namely_introduces(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues,
+                       names_before: set[str]) -> bool:
     """ "we propose a novel approach (namely, FooNet)": "namely" names the
     paper's own thing only after a noun of method ("two public datasets,
-    namely ..." lists others' work) in a sentence that introduces something."""
+    namely ..." lists others' work) in a sentence that introduces something,
+    or right after a proposal's name ("four types of the Extractors, namely
+    ...": its variants)."""
     i = _token_at(v, idxs, char)
     if i is None:
         return False
     k = i - 1
     while k >= v[i].sent_start and v[k].is_punct:
         k -= 1
-    return k >= v[i].sent_start and bool(cues.our_noun.fullmatch(v[k].lower_)) \
-        and _introduced_before(v, idxs, text, char, cues)
+    if k < v[i].sent_start:
+        return False
+    before = text[v[v[i].sent_start].idx:v[k].idx + len(v[k].text)]
+    if any(before.endswith(n) for n in names_before):
+        return True
+    return bool(cues.our_noun.fullmatch(v[k].lower_)) and _introduced_before(v, idxs, text, char, cues)
 
 
 def _end_char(v: list[Tok], name: Name) -> int:
@@ -279,6 +400,8 @@ def _label(v: list[Tok], text: str, from_char: int, name: Name, cues: ProposalCu
     after = text[end_char:end_char + 60]
     if cues.dataset_before.search(between) or cues.dataset_after.match(after):
         return "Dataset"
+    if cues.metric_after.match(text, end_char, end_char + 100):
+        return "Metric"  # "FooScore, a precise sparsity metric"
     return "Method"
 
 
@@ -342,6 +465,62 @@ def _components(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cu
     return out
 
 
+def _listed(v: list[Tok], idxs: tuple[int, ...], texts: tuple[str, ...], text: str, lex: Lexicon, cues: ProposalCues,
+            abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name]) -> list[tuple[Name, str]]:
+    """ "we present two embedding layers: (a) Foo Bar (FB) and (b) ...", "we
+    propose two simple modifications - clipped softmax and gated attention":
+    after an opener and a count ("two", "several") the names listed after a
+    colon or dash are the paper's own. Lower-case items count only as a list
+    of two or more items of two to four words each ("signal and noise" is no
+    list of names). Not the short forms of names defined before ("DLMs")."""
+    pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
+    out = []
+    for m in cues.opener.finditer(text):
+        i = _token_at(v, idxs, m.end())
+        if i is None:
+            continue
+        sent_end = v[i].sent_end
+        # A dash between words ("Bradley--Terry") joins them; a list's dash stands apart.
+        mark = next((k for k in range(i, sent_end) if v[k].text in cues.list_marks
+                     and (v[k].text == ":" or text[idxs[k] - 1:idxs[k]].isspace())), None)
+        if mark is None or not cues.list_count.search(text, m.end(), idxs[mark]):
+            continue
+        names = [part for part in _parts(v, idxs, idxs[mark] + 1, lex, pairs, known)
+                 if part not in tasks and _short_form_use(texts, abbreviations, part[0]) is None]
+        if not names:
+            names = _lower_items(v, mark + 1, sent_end, lex, cues)
+        out.extend((name, _label(v, text, idxs[mark], name, cues)) for name in names)
+    return out
+
+
+def _lower_items(v: list[Tok], start: int, end: int, lex: Lexicon, cues: ProposalCues) -> list[Name]:
+    """The items of "clipped softmax and gated attention", "(a) x y, (b) z w":
+    each two to four lower-case words, no article or function word; [] unless
+    every item is one and there are two or more."""
+    while end > start and v[end - 1].is_punct and v[end - 1].text not in (")",):
+        end -= 1  # the sentence's full stop
+    items, k, item_start = [], start, start
+    while k <= end:
+        tok = v[k] if k < end else None
+        if tok is None or tok.text in (",", ";") or tok.lower_ in ("and", "or"):
+            if k > item_start:
+                items.append((item_start, k))
+            k += 1
+            item_start = k
+            continue
+        if tok.text == "(" and k + 2 < end and v[k + 2].text == ")" and k == item_start:
+            k += 3  # a list mark "(a)"
+            item_start = k
+            continue
+        if not tok.text.replace("-", "").isalpha() or not tok.text.islower() or tok.lower_ in STOP_WORDS \
+                or tok.lower_ in lex.name_stop_words:
+            return []
+        k += 1
+    if len(items) < 2 or any(not 2 <= b - a <= 4 for a, b in items):
+        return []
+    return items
+
+
 def _marked_before(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
                    abbreviations: list[tuple[Span, Span]]) -> list[tuple[Name, str]]:
     """ "X, a novel framework for ...", "X (ours)": a name followed by a mark of novelty."""
@@ -387,12 +566,18 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     )
     for rx, matches, stop, window in tried:
         for m in matches:
-            if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues):
+            if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues,
+                                                            {view_text(v, text, a, b) for (a, b), _ in found}):
                 continue
             if rx is cues.joined_opener and not cues.subject.search(_sentence_before(v, idxs, text, m.start())):
                 continue  # "... and introduce X" needs "we" (or "this paper") earlier in its sentence
             name = _scan(v, idxs, m.end(), lex, pairs, stop, window=window, named=rx is cues.naming)
             opener = rx is cues.opener or rx is cues.gerund or rx is cues.joined_opener
+            if name is not None and opener:
+                name = _modified_known(v, _token_at(v, idxs, m.end()), name, texts, known, abbreviations, tasks,
+                                       lex, cues)
+            if name is not None:
+                name = _with_head(v, name, lex, pairs, cues)
             if name is not None and opener:
                 end_char = _end_char(v, name)
                 if any(end_char <= c <= end_char + 25 for c in called_at):
@@ -410,6 +595,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
             elif name is None and opener:
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_object_at(v, text, nxt, lex, cues) if nxt is not None else None
+                if name is None and nxt is not None:
+                    name = _bracketed_name(v, nxt, lex, pairs, cues)
             elif name is None and rx is cues.the_proposed:
                 nxt = _token_at(v, idxs, m.end())
                 name = _lower_proposal_at(v, text, nxt, lex, cues) if nxt is not None else None
@@ -420,16 +607,67 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                     name = use[0].start, use[0].end
                 if rx is cues.our_name and (name in known or any(t_end == name[1] for _, t_end in tasks)):
                     continue  # "our BERT model", "our improved SMT system": a known model or a task's system
-                found.append((name, _label(v, text, m.end(), name, cues)))
-                if opener:
+                # "a realistic dataset called LIMIT": what is named comes before the naming word
+                from_char = max(m.start() - _NAMED_BEFORE, v[v[name[0]].sent_start].idx) if rx is cues.naming \
+                    else m.end()
+                found.append((name, _label(v, text, from_char, name, cues)))
+                if opener or rx is cues.naming or rx is cues.namely:
                     found.extend((more, _label(v, text, m.end(), more, cues))
-                                 for more in _coordinated(v, name, lex, pairs, known))
+                                 for more in _coordinated(v, name, lex, pairs, known, named=not opener))
     found.extend(_components(v, idxs, text, lex, cues, pairs, known, tasks, found))
+    found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
+    if not found:
+        found.extend(_result_subjects(v, idxs, text, lex, cues, pairs, known, tasks))
+    kept: list[tuple[Name, str]] = []
     for (start, end), label in found:
         if view_text(v, text, start, end).lower() in lex.generic_terms:
             continue
         if label == "Method" and (start, end) in tasks:
             continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
+        kept.append(((start, end), label))
+    for (start, end), label in kept + _repeated(texts, kept):
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
+
+
+def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
+                     pairs: dict[int, Name], known: set[Name], tasks: set[Name]) -> list[tuple[Name, str]]:
+    """ "Experiment results show that ICN contributes to better diversity",
+    "Extended Mind Transformers outperform today's state of the art": in an
+    abstract where no cue found a proposal, a name the gazetteer does not know
+    that opens a sentence (or follows "show that") and does better than others
+    is the paper's own."""
+    out = []
+    for m in cues.result_subject.finditer(text):
+        i = _token_at(v, idxs, m.end())
+        if i is None:
+            continue
+        name = _name_at(v, i, lex, pairs, relaxed=True)
+        if name is None or name in known or name in tasks or v[name[0]].lower_ in STOP_WORDS:
+            continue
+        k = _past_short_form(v, name[1])
+        while k < len(v) and v[k].lower_ in cues.result_adverbs:
+            k += 1
+        if k < len(v) and cues.result_verb.match(text, idxs[k]):
+            out.append((name, _label(v, text, m.end(), name, cues)))
+    return out
+
+
+def _repeated(texts: tuple[str, ...], kept: list[tuple[Name, str]]) -> list[tuple[Name, str]]:
+    """ "... called Titans. Titans beat Transformers": every other place where
+    a proposal's name is written again, word for word, names it too (a name
+    with no inner capital, "Titans", is found by no other rule). Not a single
+    lower-case word ("it", "ours")."""
+    out = []
+    at = {name for name, _ in kept}
+    for (start, end), label in kept:
+        words = texts[start:end]
+        if end - start == 1 and words[0].islower() or any(a <= start and end <= b and b - a > end - start
+                                                           for a, b in at):
+            continue  # a lower-case word, or part of a longer proposal ("MDPs" in "delayed MDPs")
+        for k in positions(texts, (words[0],)):
+            if k != start and texts[k:k + len(words)] == words and (k, k + len(words)) not in at:
+                at.add((k, k + len(words)))
+                out.append(((k, k + len(words)), label))
+    return out

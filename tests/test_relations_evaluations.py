@@ -1,0 +1,115 @@
+"""Kinds of phrasing that say a method was evaluated on a dataset
+(evaluatedOn), on sentences written for these tests (entity spans set by
+hand, as in test_relations.py, so that only the relation rules are tested)."""
+
+from __future__ import annotations
+
+import kg.extract.relations  # noqa: F401  registers kg_relations
+from tests.test_relations import annotate, nlp, triples  # noqa: F401  nlp is a fixture
+
+
+def evaluated(doc) -> set[tuple]:
+    return triples(doc, "evaluatedOn")
+
+
+# -- a dataset of the paper's own ------------------------------------------------------
+OWN = {"LoomNet": "Method", "LoomBench": "Dataset"}
+
+
+def test_the_proposal_tested_on_its_own_dataset_in_one_sentence(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a weaver of graphs. "
+                        "Experiments on our new LoomBench dataset show that LoomNet ranks nodes well.",
+                   OWN, proposed=("LoomNet", "LoomBench"))
+    assert evaluated(doc) == {("LoomNet", "LoomBench")}
+
+
+def test_the_sentence_that_makes_the_dataset_tests_nothing_on_it(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a weaver of graphs. "
+                        "We also release LoomBench, a benchmark for evaluating graph weavers.",
+                   OWN, proposed=("LoomNet", "LoomBench"))
+    assert evaluated(doc) == set()
+
+
+def test_results_reported_later_are_on_the_dataset_made_before(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a weaver of graphs. "
+                        "To measure weaving, we build a benchmark called LoomBench. "
+                        "Experiments show that our method weaves faster than prior work.",
+                   OWN, proposed=("LoomNet", "LoomBench"))
+    assert evaluated(doc) == {("LoomNet", "LoomBench")}
+
+
+def test_results_reported_before_the_dataset_is_made_are_not_on_it(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a weaver of graphs. "
+                        "Experiments show that our method weaves faster than prior work. "
+                        "We also release LoomBench, a set of woven graphs.",
+                   OWN, proposed=("LoomNet", "LoomBench"))
+    assert evaluated(doc) == set()
+
+
+def test_results_of_another_method_are_not_the_proposals(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a weaver of graphs, and build a benchmark called LoomBench. "
+                        "Experiments show that GraphSAGE remains strong on small graphs.",
+                   {**OWN, "GraphSAGE": "Method"}, proposed=("LoomNet", "LoomBench"))
+    assert ("LoomNet", "LoomBench") not in evaluated(doc)
+
+
+# -- methods evaluated in a paper that proposes nothing by name ---------------------------
+STUDY = {"FooBench": "Dataset", "RankerA": "Method", "RankerB": "Method", "RankerC": "Method"}
+
+
+def test_each_method_listed_as_the_subject_is_evaluated(nlp):
+    doc = annotate(nlp, "We evaluate RankerA, RankerB and RankerC on FooBench.", STUDY)
+    assert evaluated(doc) == {("RankerA", "FooBench"), ("RankerB", "FooBench"), ("RankerC", "FooBench")}
+
+
+def test_methods_evaluated_after_the_dataset(nlp):
+    doc = annotate(nlp, "Based on FooBench, we conduct a thorough evaluation of RankerA and RankerB in two settings.", STUDY)
+    assert evaluated(doc) == {("RankerA", "FooBench"), ("RankerB", "FooBench")}
+
+
+def test_a_method_compared_to_after_the_dataset_is_a_yardstick(nlp):
+    doc = annotate(nlp, "On FooBench our approach gives results comparable to RankerA in speed.", STUDY)
+    assert evaluated(doc) == set()
+
+
+def test_listed_methods_beside_a_proposal_are_not_its_subjects(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a ranker. We evaluate RankerA and RankerB on FooBench.",
+                   {**STUDY, "LoomNet": "Method"}, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+def test_proposals_listed_together_are_each_evaluated(nlp):
+    doc = annotate(nlp, "We propose LoomNet and LoomNet-S, two rankers. "
+                        "LoomNet and LoomNet-S reach the best results on FooBench.",
+                   {"LoomNet": "Method", "LoomNet-S": "Method", "FooBench": "Dataset"},
+                   proposed=("LoomNet", "LoomNet-S"))
+    assert evaluated(doc) == {("LoomNet", "FooBench"), ("LoomNet-S", "FooBench")}
+
+
+# -- a proposal named by its last word ----------------------------------------------------
+def test_the_proposals_head_word_with_a_determiner_and_a_method_noun_is_the_proposal(nlp):
+    doc = annotate(nlp, "We propose the Loom Fusion Transformer for graphs. "
+                        "On FooBench, the transformer model scores an accuracy of 91.2%.",
+                   {"Loom Fusion Transformer": "Method", "transformer": "Method", "FooBench": "Dataset",
+                    "accuracy": "Metric"}, proposed=("Loom Fusion Transformer",))
+    assert evaluated(doc) == {("Loom Fusion Transformer", "FooBench")}
+    assert triples(doc, "achieves") == {("Loom Fusion Transformer", "accuracy")}
+
+
+def test_a_head_word_without_a_method_noun_is_the_method_itself(nlp):
+    doc = annotate(nlp, "We propose the Loom Fusion Transformer for graphs. "
+                        "The transformer of Vaswani scores an accuracy of 88.0% on FooBench.",
+                   {"Loom Fusion Transformer": "Method", "transformer": "Method", "FooBench": "Dataset",
+                    "accuracy": "Metric"}, proposed=("Loom Fusion Transformer",))
+    assert triples(doc, "achieves") == {("transformer", "accuracy")}
+
+
+def test_what_we_use_is_the_subject_where_nothing_is_proposed(nlp):
+    doc = annotate(nlp, "By applying RankerA to fit a linear probe, we reach the best results on FooBench.", STUDY)
+    assert evaluated(doc) == {("RankerA", "FooBench")}
+
+
+def test_what_we_use_is_not_the_subject_beside_a_proposal(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a ranker. By applying RankerA as a probe, we reach the best results on FooBench.",
+                   {**STUDY, "LoomNet": "Method"}, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}
