@@ -15,6 +15,10 @@ from kg import rules
 class AddressCues:
     opening: re.Pattern  # the text before a method that opens its clause: only clause_openers
     purpose: re.Pattern  # the text between a method and its task: "for", "(DS) for the"
+    joint: re.Pattern  # the text between two items of a list: ", ", " and ", ", or "; a class and its example: ", such as "
+    examples: re.Pattern  # the text before the first example of a class: "Pretrained rankers, such as "
+    rival: re.Pattern  # the end of the text before a method set against the subject: "an alternative to "
+    purpose_before: re.Pattern  # the end of the text before a task that a method serves: "a method for "
 
 
 def address_cues(extra: Iterable[str] = ()) -> AddressCues:
@@ -30,8 +34,17 @@ def _words(entries: list[str]) -> str:
 @lru_cache(maxsize=16)
 def _address_cues(extra: tuple[str, ...]) -> AddressCues:
     data = rules.load("addresses", extra)
+    openers = rf"[\s,]*(?:{_words(data['clause_openers'])}\b[\s,]*)*"
     return AddressCues(
-        opening=re.compile(rf"[\s,]*(?:{_words(data['clause_openers'])}\b[\s,]*)*", re.I),
-        # An abbreviation in brackets may stand between the method and the link word.
-        purpose=re.compile(rf"\s*(?:\([^()]*\)\s*)?{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?", re.I),
+        opening=re.compile(openers, re.I),
+        # An abbreviation in brackets may stand between the method and the link word; a method
+        # written as that abbreviation ends before its closing bracket.
+        purpose=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?", re.I),
+        joint=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?(?:,\s*(?:{_words(data['coordinators'])}\s+)?|{_words(data['coordinators'])}\s+"
+                         rf"|,?\s*{_words(data['example_links'])}\s+)(?:the\s+)?", re.I),
+        # The class named in a few words of its own: "Pretrained transformer models (PTMs), such as ".
+        examples=re.compile(rf"{openers}(?:[\w-]+\s+){{0,4}}?[\w-]+\s*(?:\([^()]*\)\s*)?,?\s*{_words(data['example_links'])}\s*",
+                            re.I),
+        rival=re.compile(rf"\b{_words(data['rival_links'])}\s+(?:[\w-]+\s+){{0,2}}$", re.I),
+        purpose_before=re.compile(rf"\b{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I),
     )

@@ -1,0 +1,75 @@
+"""The addresses rule (kg/extract/relations.py, cues in
+kg/resources/rules/addresses.json) on sentences written for these tests, with
+the entity spans set by hand."""
+
+from __future__ import annotations
+
+import pytest
+import spacy
+
+import kg.extract.relations  # noqa: F401  registers kg_relations
+from tests.test_relations import annotate, triples
+
+PROPOSAL = "We propose QuillNet, a parser for clause segmentation. "
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations")
+    return nlp
+
+
+def addresses(nlp, text: str, entities: dict[str, str], proposed: tuple[str, ...] = (),
+              names: dict[str, str] | None = None) -> set[tuple]:
+    return triples(annotate(nlp, text, entities, proposed, names), "addresses")
+
+
+# -- sentences about the methods of others ------------------------------------------
+def test_a_method_of_others_addresses_the_task_it_is_for(nlp):
+    found = addresses(nlp, "Gated state models (GSMs) offer a fast architecture for sequence modeling. " + PROPOSAL,
+                      {"Gated state models": "Method", "GSMs": "Method", "QuillNet": "Method",
+                       "sequence modeling": "Task", "clause segmentation": "Task"}, proposed=("QuillNet",),
+                      names={"GSMs": "Gated state models"})
+    assert ("Gated state models", "sequence modeling") in found
+    assert ("QuillNet", "clause segmentation") in found
+
+
+def test_a_method_of_others_with_progress_in_a_field_does_not_address_it(nlp):
+    # No purpose word leads to the task: the sentence only sets the scene for the proposal.
+    found = addresses(nlp, "Diffusion models have made fast progress in image synthesis. " + PROPOSAL,
+                      {"Diffusion models": "Method", "QuillNet": "Method", "image synthesis": "Task",
+                       "clause segmentation": "Task"}, proposed=("QuillNet",))
+    assert ("Diffusion models", "image synthesis") not in found
+    assert ("QuillNet", "image synthesis") in found
+
+
+def test_a_method_set_against_the_subject_does_not_address_its_task(nlp):
+    found = addresses(nlp, "Gated state models are an alternative to Transformers for sequence modeling.",
+                      {"Gated state models": "Method", "Transformers": "Method", "sequence modeling": "Task"})
+    assert found == {("Gated state models", "sequence modeling")}
+
+
+def test_a_method_written_as_its_abbreviation_before_to_addresses_each_listed_task(nlp):
+    found = addresses(nlp, "Applications of convolutional networks (CNNs) to audio tagging and speech recognition "
+                           "are common.",
+                      {"convolutional networks": "Method", "CNNs": "Method", "audio tagging": "Task",
+                       "speech recognition": "Task"}, names={"CNNs": "convolutional networks"})
+    assert found == {("convolutional networks", "audio tagging"), ("convolutional networks", "speech recognition")}
+
+
+def test_the_examples_of_a_class_address_its_task(nlp):
+    found = addresses(nlp, "Pretrained rankers, such as BERT and T5, are strong at passage ranking.",
+                      {"BERT": "Method", "T5": "Method", "passage ranking": "Task"})
+    assert found == {("BERT", "passage ranking"), ("T5", "passage ranking")}
+
+
+def test_a_class_and_its_examples_address_its_task(nlp):
+    found = addresses(nlp, "Gated state models (GSMs), such as Mamba, are a fast alternative to Transformers for "
+                           "sequence modeling. " + PROPOSAL,
+                      {"Gated state models": "Method", "GSMs": "Method", "Mamba": "Method", "Transformers": "Method",
+                       "QuillNet": "Method", "sequence modeling": "Task", "clause segmentation": "Task"},
+                      proposed=("QuillNet",), names={"GSMs": "Gated state models"})
+    assert {("Gated state models", "sequence modeling"), ("Mamba", "sequence modeling")} <= found
+    assert ("Transformers", "sequence modeling") not in found
