@@ -73,3 +73,16 @@ def test_a_class_and_its_examples_address_its_task(nlp):
                       proposed=("QuillNet",), names={"GSMs": "Gated state models"})
     assert {("Gated state models", "sequence modeling"), ("Mamba", "sequence modeling")} <= found
     assert ("Transformers", "sequence modeling") not in found
+
+
+# -- papers that propose nothing by name ------------------------------------------------
+def test_the_methods_a_paper_studies_address_the_tasks_of_the_sentence(nlp):
+    found = addresses(nlp, "We further audit the FooLM and BarLM models on stance prediction.",
+                      {"FooLM": "Method", "BarLM": "Method", "stance prediction": "Task"})
+    assert found == {("FooLM", "stance prediction"), ("BarLM", "stance prediction")}
+
+
+def test_a_method_named_after_the_tasks_is_not_studied_for_them(nlp):
+    found = addresses(nlp, "We study stance prediction and compare FooLM with two baselines.",
+                      {"FooLM": "Method", "stance prediction": "Task"})
+    assert found == set()

@@ -19,6 +19,7 @@ class AddressCues:
     examples: re.Pattern  # the text before the first example of a class: "Pretrained rankers, such as "
     rival: re.Pattern  # the end of the text before a method set against the subject: "an alternative to "
     purpose_before: re.Pattern  # the end of the text before a task that a method serves: "a method for "
+    study: re.Pattern  # what a paper says it studies, up to the first words of the object: "We audit the "
 
 
 def address_cues(extra: Iterable[str] = ()) -> AddressCues:
@@ -47,4 +48,15 @@ def _address_cues(extra: tuple[str, ...]) -> AddressCues:
                             re.I),
         rival=re.compile(rf"\b{_words(data['rival_links'])}\s+(?:[\w-]+\s+){{0,2}}$", re.I),
         purpose_before=re.compile(rf"\b{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I),
+        # The object may begin with a few words before its first method: "We audit the open FooLM".
+        study=re.compile(rf"\b{_study_openers(data['study_openers'])}\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
     )
+
+
+def _study_openers(entries: list[str]) -> str:
+    """ "we study" -> "we", up to two words, "study": "we then further study"."""
+    pieces = []
+    for e in entries:
+        words = [re.escape(w) for w in e.lower().split()]
+        pieces.append(r"\s+".join(words[:-1]) + r"\s+(?:[\w-]+\s+){0,2}?" + words[-1] + r"\b")
+    return "(?:" + "|".join(pieces) + ")"

@@ -895,6 +895,12 @@ def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> li
             return [m.name for m in _listed(s, before, c)]
     if c.purpose.fullmatch(s.text, before[-1].end, first_task.start):
         return [before[-1].name]
+    if s.main is None:
+        # A paper that proposes nothing: "We audit FooLM and BarLM on stance prediction".
+        studied = [m for m in s.of("Method") if m.end <= t.start]
+        for k, m in enumerate(studied):
+            if c.study.search(s.text, 0, m.start):
+                return [n.name for n in _listed(s, studied[k:], c)]
     return []
 
 
