@@ -86,3 +86,15 @@ def test_a_method_named_after_the_tasks_is_not_studied_for_them(nlp):
     found = addresses(nlp, "We study stance prediction and compare FooLM with two baselines.",
                       {"FooLM": "Method", "stance prediction": "Task"})
     assert found == set()
+
+
+def test_tasks_where_results_were_found_are_those_of_the_method_of_the_finding(nlp):
+    found = addresses(nlp, "Extensive experiments on passage ranking and query expansion show that FooNet is robust.",
+                      {"FooNet": "Method", "passage ranking": "Task", "query expansion": "Task"})
+    assert found == {("FooNet", "passage ranking"), ("FooNet", "query expansion")}
+
+
+def test_a_method_in_the_same_clause_as_the_results_is_no_finding(nlp):
+    found = addresses(nlp, "Experiments on passage ranking use FooNet as a reference.",
+                      {"FooNet": "Method", "passage ranking": "Task"})
+    assert found == set()

@@ -888,7 +888,7 @@ def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> li
     before = [m for m in s.of("Method") if start <= m.start and m.end <= t.start
               and not c.rival.search(s.text, start, m.start)]
     if not before:
-        return []
+        return _finding_subject(s, t, c) if s.main is None else []
     first_task = _first_listed_task(s, t, c)
     if c.opening.fullmatch(s.text, start, before[0].start) or c.examples.fullmatch(s.text, start, before[0].start):
         if not purpose_only or c.purpose_before.search(s.text, start, first_task.start):
@@ -901,6 +901,20 @@ def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> li
         for k, m in enumerate(studied):
             if c.study.search(s.text, 0, m.start):
                 return [n.name for n in _listed(s, studied[k:], c)]
+    return []
+
+
+def _finding_subject(s: Sentence, t: Mention, c: AddressCues) -> list[str]:
+    """ "Experiments on passage ranking show that FooNet ...": the method
+    opening the clause after a task named where results were found."""
+    if not c.finding.match(s.text) or _clause_start(s, t.start) != 0:
+        return []
+    for m in s.of("Method"):
+        if m.start >= t.end:
+            start = _clause_start(s, m.start)
+            if start > t.end and c.opening.fullmatch(s.text, start, m.start):
+                return [n.name for n in _listed(s, [n for n in s.of("Method") if n.start >= m.start], c)]
+            return []
     return []
 
 
