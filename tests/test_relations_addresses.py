@@ -98,3 +98,16 @@ def test_a_method_in_the_same_clause_as_the_results_is_no_finding(nlp):
     found = addresses(nlp, "Experiments on passage ranking use FooNet as a reference.",
                       {"FooNet": "Method", "passage ranking": "Task"})
     assert found == set()
+
+
+def test_a_relative_clause_with_a_purpose_word_belongs_to_the_method_before_it(nlp):
+    found = addresses(nlp, "Gated state models are a class of networks that have emerged as a fast choice for "
+                           "sequence modeling.",
+                      {"Gated state models": "Method", "sequence modeling": "Task"})
+    assert found == {("Gated state models", "sequence modeling")}
+
+
+def test_a_relative_clause_naming_a_part_gives_no_task(nlp):
+    found = addresses(nlp, "The FooNet encoder implements a pipeline that consists of passage retrieval and reranking.",
+                      {"FooNet": "Method", "passage retrieval": "Task"})
+    assert found == set()

@@ -887,6 +887,13 @@ def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> li
     start = _clause_start(s, t.start)
     before = [m for m in s.of("Method") if start <= m.start and m.end <= t.start
               and not c.rival.search(s.text, start, m.start)]
+    if not before and start > 0 and c.relative.search(s.text, 0, start):
+        # "SSMs are models that have emerged for sequence modeling": the clause before "that",
+        # a purpose word leading to the task ("models that consist of retrieval" name a part).
+        purpose_only = True
+        start = _clause_start(s, c.relative.search(s.text, 0, start).start())
+        before = [m for m in s.of("Method") if start <= m.start and m.end <= t.start
+                  and not c.rival.search(s.text, start, m.start)]
     if not before:
         return _finding_subject(s, t, c) if s.main is None else []
     first_task = _first_listed_task(s, t, c)
