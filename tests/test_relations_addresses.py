@@ -111,3 +111,21 @@ def test_a_relative_clause_naming_a_part_gives_no_task(nlp):
     found = addresses(nlp, "The FooNet encoder implements a pipeline that consists of passage retrieval and reranking.",
                       {"FooNet": "Method", "passage retrieval": "Task"})
     assert found == set()
+
+
+# -- classes of methods named by their task -------------------------------------------
+@pytest.mark.parametrize("text", [
+    "Popular manifold learning algorithms such as UMAP and IsoMap preserve local structure.",
+    "We compare approaches for manifold learning (UMAP, IsoMap) on three corpora.",
+])
+def test_the_examples_of_a_class_named_by_its_task_address_it(nlp, text):
+    found = addresses(nlp, PROPOSAL + text, {"QuillNet": "Method", "UMAP": "Method", "IsoMap": "Method",
+                                             "clause segmentation": "Task", "manifold learning": "Task"},
+                      proposed=("QuillNet",))
+    assert {("UMAP", "manifold learning"), ("IsoMap", "manifold learning")} <= found
+
+
+def test_a_method_after_a_task_without_a_class_noun_is_no_example(nlp):
+    found = addresses(nlp, "Results on manifold learning, such as those of UMAP, vary.",
+                      {"UMAP": "Method", "manifold learning": "Task"})
+    assert found == set()

@@ -20,6 +20,9 @@ class AddressCues:
     rival: re.Pattern  # the end of the text before a method set against the subject: "an alternative to "
     purpose_before: re.Pattern  # the end of the text before a task that a method serves: "a method for "
     study: re.Pattern  # what a paper says it studies, up to the first words of the object: "We audit the "
+    class_after: re.Pattern  # the text between a task and the first example of its class: " methods such as "
+    class_before: re.Pattern  # the end of the text before the task of such a class: "approaches for "
+    class_examples: re.Pattern  # the text between that task and the first example: " (", ", such as "
     relative: re.Pattern  # the end of the text before a relative clause: "models that "
     finding: re.Pattern  # the start of a sentence on where results were found: "Extensive experiments on "
 
@@ -51,6 +54,10 @@ def _address_cues(extra: tuple[str, ...]) -> AddressCues:
         rival=re.compile(rf"\b{_words(data['rival_links'])}\s+(?:[\w-]+\s+){{0,2}}$", re.I),
         purpose_before=re.compile(rf"\b{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I),
         # The object may begin with a few words before its first method: "We audit the open FooLM".
+        class_after=re.compile(rf"\s*(?:-based\s+)?{_words(data['class_nouns'])}\s*(?:\(|,?\s*{_words(data['example_links'])}\s+)(?:the\s+)?",
+                               re.I),
+        class_before=re.compile(rf"\b{_words(data['class_nouns'])}\s+{_words(data['purpose_links'])}\s+(?:the\s+)?$", re.I),
+        class_examples=re.compile(rf"\s*(?:\(|,?\s*{_words(data['example_links'])}\s+)(?:the\s+)?", re.I),
         relative=re.compile(rf"[\w)]\s*,?\s*{_words(data['relative_pronouns'])}\s*$", re.I),
         finding=re.compile(rf"{openers}(?:[\w-]+\s+){{0,2}}?{_words(data['finding_openers'])}\s", re.I),
         study=re.compile(rf"\b{_study_openers(data['study_openers'])}\s+(?:[\w-]+\s+){{0,3}}?$", re.I),

@@ -843,6 +843,8 @@ def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tu
 def _addresses(s: Sentence, found: _Relations) -> None:
     about_others = s.main is None or _about_others(s)
     for t in s.of("Task"):
+        for example in _class_examples(s, t):
+            found.add(s, {"s": example, "p": "addresses", "o": t.name}, 0.42)
         if about_others:
             # "Mamba offers a fast alternative for long-context modeling": Mamba's task, whether or not
             # the paper proposes something of its own.
@@ -908,6 +910,21 @@ def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> li
         for k, m in enumerate(studied):
             if c.study.search(s.text, 0, m.start):
                 return [n.name for n in _listed(s, studied[k:], c)]
+    return []
+
+
+def _class_examples(s: Sentence, t: Mention) -> list[str]:
+    """The examples of a class of methods named by task `t`: "manifold
+    learning algorithms such as UMAP and IsoMap", "approaches for
+    transferability estimation (LogME, kNN)"."""
+    c = s.address_cues or address_cues()
+    after = [m for m in s.of("Method") if m.start >= t.end]
+    if not after:
+        return []
+    if c.class_after.fullmatch(s.text, t.end, after[0].start) or (
+            c.class_before.search(s.text, 0, _first_listed_task(s, t, c).start)
+            and c.class_examples.fullmatch(s.text, t.end, after[0].start)):
+        return [m.name for m in _listed(s, after, c)]
     return []
 
 
