@@ -129,3 +129,9 @@ def test_a_method_after_a_task_without_a_class_noun_is_no_example(nlp):
     found = addresses(nlp, "Results on manifold learning, such as those of UMAP, vary.",
                       {"UMAP": "Method", "manifold learning": "Task"})
     assert found == set()
+
+
+def test_a_method_described_in_an_apposition_addresses_the_task_it_is_for(nlp):
+    found = addresses(nlp, "We analyse the attention of the Transformer, a strong architecture for machine "
+                           "translation.", {"Transformer": "Method", "machine translation": "Task"})
+    assert found == {("Transformer", "machine translation")}

@@ -45,7 +45,9 @@ def _address_cues(extra: tuple[str, ...]) -> AddressCues:
         opening=re.compile(openers, re.I),
         # An abbreviation in brackets may stand between the method and the link word; a method
         # written as that abbreviation ends before its closing bracket.
-        purpose=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?", re.I),
+        # "QuillNet, a fast parser for": an apposition of a few words may describe the method first.
+        purpose=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?(?:,\s*{_words(data['appositive_heads'])}\s+(?:[\w-]+\s+){{0,4}}?)?"
+                           rf"{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?", re.I),
         joint=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?(?:,\s*(?:{_words(data['coordinators'])}\s+)?|{_words(data['coordinators'])}\s+"
                          rf"|,?\s*{_words(data['example_links'])}\s+)(?:the\s+)?", re.I),
         # The class named in a few words of its own: "Pretrained transformer models (PTMs), such as ".
