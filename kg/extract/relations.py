@@ -841,6 +841,8 @@ def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tu
 
 # -- addresses -------------------------------------------------------------------
 def _addresses(s: Sentence, found: _Relations) -> None:
+    if not s.of("Task"):
+        return
     about_others = s.main is None or _about_others(s)
     for t in s.of("Task"):
         for example in _class_examples(s, t):
