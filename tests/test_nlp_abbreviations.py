@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from kg import rules
 from kg.nlp import make_pipeline
 from kg.nlp.abbrev_match import is_abbreviation, is_loose_abbreviation
 
@@ -111,3 +114,22 @@ def test_a_loose_pair_joins_the_short_form_to_its_long_form(nlp) -> None:
     assert pairs(nlp, text) == [("quillglass attention module", "QGA")]
     doc = nlp(text)
     assert {s._.kg_name for s in doc.spans["entities"] if s.text == "QGA"} == {"quillglass attention module"}
+
+
+# -- entity_patterns long_form_skipped_words: words of a long form that hold no letter ----------
+_SKIPPED = rules.load("entity_patterns")["long_form_skipped_words"]
+
+
+@pytest.mark.parametrize("word", _SKIPPED)
+def test_each_skipped_word_needs_no_letter_of_the_short_form(word: str) -> None:
+    long = f"quillglass {word} attention module"  # "module" is already the one word without a letter
+    assert is_loose_abbreviation("QGA", long) and not is_loose_abbreviation("QGA", long, frozenset())
+
+
+def test_a_word_skipped_by_a_rules_file_joins_a_loose_pair(tmp_path) -> None:
+    text = "We add a quillglass via attention module (QGA) to the encoder."
+    assert pairs(make_pipeline(), text) == []
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"entity_patterns": {"extend": {"long_form_skipped_words": ["via"]}}}),
+                    encoding="utf-8")
+    assert pairs(make_pipeline(rules=[path]), text) == [("quillglass via attention module", "QGA")]

@@ -61,6 +61,23 @@ def test_adjectives_built_on_names_are_not_variants(nlp) -> None:
     assert [t for t, _ in entities(nlp, "A GELU-activated and SwiGLU-initialized block.")] == []
 
 
+@pytest.mark.parametrize("tail", sorted(lexicon().adjective_suffixes))
+def test_each_adjective_half_makes_no_variant_and_no_name(nlp, tail) -> None:
+    """lexicon adjective_suffixes: "BERT-<tail>" is no variant of BERT, and
+    "FooNet-<tail>" is no name ("BERT-zzz" would be both)."""
+    from kg.nlp.name_shapes import name_like_text
+
+    assert entities(nlp, f"We use a BERT-{tail} encoder.") == []
+    assert not name_like_text(f"FooNet-{tail}", lexicon())
+
+
+def test_a_half_that_is_no_adjective_makes_a_variant(nlp) -> None:
+    from kg.nlp.name_shapes import name_like_text
+
+    assert entities(nlp, "We use a BERT-zzz encoder.") == [("BERT-zzz", "Method")]
+    assert name_like_text("FooNet-zzz", lexicon())
+
+
 def test_known_method_names_of_many_kinds(nlp) -> None:
     found = entities(nlp, "We prune with SparseGPT and Wanda, quantize with GPTQ, use SwiGLU activations, "
                           "cluster with DBSCAN and label data with Snorkel.")

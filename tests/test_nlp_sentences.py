@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from kg import rules
 from kg.nlp import make_pipeline
 
 
@@ -44,3 +47,38 @@ def test_positions_are_the_indices_of_the_wanted_words(wanted, start, found) -> 
     from kg.nlp.tokens import positions
 
     assert positions(("a", ",", "b", "a", "c", ",", "a"), wanted, start) == found
+
+
+# -- the rule family "sentences": each entry on a sentence written for it ------------------------
+_SENTENCES = rules.load("sentences")
+
+
+def _forms(abbr: str) -> list[str]:
+    """An abbreviation as written, and with a capital first letter when it is in lower case."""
+    return [abbr] + ([abbr[0].upper() + abbr[1:]] if abbr[0].islower() else [])
+
+
+@pytest.mark.parametrize("abbr", [a for a in _SENTENCES["abbreviations"] if a not in _SENTENCES["soft_terminals"]])
+def test_each_abbreviation_is_one_token_and_ends_no_sentence(nlp, abbr) -> None:
+    for form in _forms(abbr):
+        doc = nlp(f"The grid {form} Ten cells are used.")
+        assert form in [t.text for t in doc] and len(list(doc.sents)) == 1, form
+
+
+@pytest.mark.parametrize("word", _SENTENCES["soft_terminals"])
+def test_each_soft_terminal_ends_a_sentence_only_before_a_capital(nlp, word) -> None:
+    assert word in _SENTENCES["abbreviations"]  # kept whole, so its full stop is no terminal of its own
+    assert len(sentences(nlp, f"We use grids {word} Ten cells are used.")) == 2
+    assert len(sentences(nlp, f"We use grids {word} ten cells are used.")) == 1
+
+
+def test_an_abbreviation_or_soft_terminal_added_by_a_rules_file(tmp_path) -> None:
+    text = "See Thm. Two for the proof."
+    assert len(sentences(make_pipeline(), text)) == 2
+    kept = tmp_path / "kept.json"
+    kept.write_text(json.dumps({"sentences": {"extend": {"abbreviations": ["Thm."]}}}), encoding="utf-8")
+    assert len(sentences(make_pipeline(rules=[kept]), text)) == 1
+    soft = tmp_path / "soft.json"
+    soft.write_text(json.dumps({"sentences": {"extend": {"soft_terminals": ["Thm."]}}}), encoding="utf-8")
+    assert len(sentences(make_pipeline(rules=[kept, soft]), text)) == 2
+    assert len(sentences(make_pipeline(rules=[kept, soft]), "See Thm. two for the proof.")) == 1

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from kg.extract.numbers import quantities, runs
+from kg import rules
+from kg.extract.numbers import number_reader, quantities, runs
+from tests.test_relation_cue_lists import examples
 
 
 def only(text: str):
@@ -136,3 +140,82 @@ def test_a_value_with_its_spread_is_one_expression():
     text = "FooNet reaches 39.75 +/- 0.34% top-1 accuracy."
     q = only(text)
     assert text[q.start:q.end] == "39.75 +/- 0.34%"
+
+
+# -- the words of the units family: each entry on a sentence written for its key -------------
+_UNITS = rules.load("units")
+
+
+def _entries(key: str) -> list[str]:
+    """The strings each regex piece of `key` matches, one per alternative."""
+    return [x for piece in _UNITS[key] for x in examples(piece)]
+
+
+@pytest.mark.parametrize("word", _entries("absolute_words"))
+def test_each_absolute_word_makes_a_gain_absolute(word):
+    assert only(f"FooNet gains 2.1% {word} over BarNet.").gain == "absolute"
+
+
+@pytest.mark.parametrize("word", _entries("relative_words"))
+def test_each_relative_word_makes_a_gain_relative(word):
+    assert only(f"FooNet gains 2.1% {word} over BarNet.").gain == "relative"
+
+
+@pytest.mark.parametrize("written", ["percentage points", "pp", "p.p."])
+def test_a_unit_written_as_an_absolute_word_makes_a_gain_absolute(written):
+    q = only(f"FooNet gains 2.1 {written} over BarNet.")
+    assert (q.unit, q.gain) == ("points", "absolute")
+    assert only("FooNet gains 2.1 points over BarNet.").gain is None
+
+
+def test_a_gain_without_such_a_word_is_neither():
+    assert only("FooNet gains 2.1% zzz over BarNet.").gain is None
+
+
+@pytest.mark.parametrize("word", _entries("range_words"))
+def test_each_range_word_makes_from_to_a_range(word):
+    q = only(f"Gains {word} from 2% to 5% on all sets.")
+    assert (q.value, q.unit, q.from_value) == ("2-5", "%", None)
+
+
+def test_from_to_without_a_range_word_is_a_change():
+    q = only("Gains zzz from 2% to 5% on all sets.")
+    assert (q.value, q.from_value) == ("5", "2")
+
+
+@pytest.mark.parametrize("word", _entries("coordinators"))
+@pytest.mark.parametrize("comma", ["", ","])
+def test_each_coordinator_joins_two_numbers(word, comma):
+    text = f"It gains 1.1{comma} {word} 1.3% on the sets."
+    found = quantities(text)
+    assert [(q.value, q.unit) for q in found] == [("1.1", "%"), ("1.3", "%")]
+    assert len(runs(text, found)) == 1
+
+
+@pytest.mark.parametrize("unit", _UNITS["size_units"])
+def test_a_number_in_a_size_unit_is_no_result(unit):
+    from kg.extract import Extractor
+    from kg.model import Abstract
+
+    def scores(text: str) -> list[tuple]:
+        return [(r["metric"], r["value"]) for r in Extractor().record(Abstract("a", text))["relations"]
+                if r["p"] == "achieves"]
+
+    assert scores("We propose FooNet. FooNet achieves a latency of 12 ms on ImageNet.") == [("latency", "12")]
+    for form in _UNITS["units"][unit]:
+        assert scores(f"We propose FooNet. FooNet achieves a latency of 12 {form} on ImageNet.") == [], form
+
+
+@pytest.mark.parametrize("key, entry, text, check", [
+    ("absolute_words", "flat", "FooNet gains 2.1% flat over BarNet.", lambda qs, t: qs[0].gain == "absolute"),
+    ("relative_words", "proportional", "FooNet gains 2.1% proportional over BarNet.",
+     lambda qs, t: qs[0].gain == "relative"),
+    ("range_words", "spann?ing", "Gains spanning from 2% to 5% on all sets.", lambda qs, t: qs[0].value == "2-5"),
+    ("coordinators", "plus", "It gains 1.1 plus 1.3% on the sets.", lambda qs, t: qs[0].unit == "%"),
+    ("size_units", "ms", "It takes 12 ms per image.", lambda qs, t: qs[0].unit in number_reader(t).size_units),
+])
+def test_an_entry_added_by_a_rules_file_reaches_the_number_reader(tmp_path, key, entry, text, check):
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"units": {"extend": {key: [entry]}}}), encoding="utf-8")
+    assert not check(quantities(text), ())
+    assert check(quantities(text, [path]), [path])

@@ -240,7 +240,7 @@ def new_word(key: str) -> str:
 
 
 def test_every_list_has_a_sentence() -> None:
-    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS)
+    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS) | {"not_baseline_after"}
 
 
 def test_the_sentences_need_their_entry() -> None:
@@ -324,3 +324,38 @@ def test_a_rules_file_adds_an_improve_verb_through_the_cli(tmp_path) -> None:
                              capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert _eclipses(json.loads(out.read_text())) == expected
+
+
+# -- not_baseline_after: a name right after "on" is where, not what is compared ------------------
+# Only "improves ... on" among the packaged cues ends in such a word, so each
+# entry is tried after a cue a rules file adds: "measured <entry>".
+def _measured(tmp_path, entry: str, more: dict | None = None) -> spacy.Language:
+    change = {"extend": {"compared_to": [f"measured {entry}"], **(more or {})}}
+    path = tmp_path / f"rules-{len(list(tmp_path.iterdir()))}.json"  # a new name: rules are read once per path
+    path.write_text(json.dumps({"relation_cues": change}), encoding="utf-8")
+    nlp = spacy.blank("en")
+    install(nlp)
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations", config={"rules": [str(path)]})
+    return nlp
+
+
+@pytest.mark.parametrize("word", [x for piece in DATA["not_baseline_after"] for x in examples(piece)])
+def test_a_name_after_each_not_baseline_word_is_no_baseline(tmp_path, word) -> None:
+    text = f"FooNet gives higher accuracy measured {word} Quokka."
+    assert improves(relations(_measured(tmp_path, word), text, METHODS)) == set()
+
+
+def test_a_name_after_another_word_is_a_baseline_unless_a_rules_file_adds_the_word(nlp, tmp_path) -> None:
+    text = "FooNet gives higher accuracy measured zzz Quokka."
+    assert improves(relations(_measured(tmp_path, "zzz"), text, METHODS)) == {("FooNet", "Quokka")}
+    added = _measured(tmp_path, "zzz", {"not_baseline_after": ["zzz"]})
+    assert improves(relations(added, text, METHODS)) == set()
+    # the packaged cue that needs it: "improves accuracy on SQuAD"
+    assert improves(relations(nlp, "FooNet improves accuracy on Quokka.", METHODS)) == set()
+
+
+@pytest.mark.parametrize("sep", rules.load("entity_patterns")["list_separators"])
+def test_each_list_separator_of_the_lexicon_splits_a_list_of_baselines(nlp, sep) -> None:
+    text = f"FooNet outperforms prior methods{sep if sep == ',' else ' ' + sep} BarNet on CIFAR-10."
+    assert improves(relations(nlp, text, METHODS)) == {("FooNet", "prior methods"), ("FooNet", "BarNet")}

@@ -4,12 +4,15 @@ in test_relations.py), and the rule family "results" entry by entry."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 import kg.extract.relations  # noqa: F401  registers kg_relations
+from kg import rules
 from kg.extract.results import result_rules
+from tests.test_relation_cue_lists import examples
 from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
 
 INTRO = "We present FooGAN, an image generator. "
@@ -402,3 +405,77 @@ def test_each_plain_score_phrase_gives_the_metric_score(nlp, piece):
     doc = annotate(nlp, "We propose FooNet, an embedder. On Alpha-QA FooNet reaches 69.32 points of it.",
                    {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
     assert scores(doc) == set()
+
+
+# -- the small word lists of the results family ------------------------------------------------
+@pytest.mark.parametrize("word", PIECES["approximate_words"])
+def test_each_approximate_word_may_stand_before_a_plain_score(nlp, word):
+    ents = {"FooNet": "Method", "Alpha-QA": "Dataset"}
+    doc = annotate(nlp, f"We propose FooNet, an embedder. On Alpha-QA FooNet reaches a score of {word} 69.32.",
+                   ents, ("FooNet",))
+    assert scores(doc) == {("FooNet", "score", "69.32", "Alpha-QA")}
+    doc = annotate(nlp, "We propose FooNet, an embedder. On Alpha-QA FooNet reaches a score of zzz 69.32.",
+                   ents, ("FooNet",))
+    assert scores(doc) == set()
+
+
+@pytest.mark.parametrize("word", PIECES["qualifier_cues"])
+def test_each_qualifier_cue_alone_before_a_number_leaves_it_the_subjects(nlp, word):
+    doc = annotate(nlp, INTRO + f"FooGAN reaches more {word} 90.5% accuracy on ImageNet.",
+                   {**ENTS, "accuracy": "Metric"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "accuracy", "90.5", "ImageNet")}
+
+
+_MEMORY = {"FooNet": "Method", "memory": "Metric", "Alpha-QA": "Dataset"}
+
+
+@pytest.mark.parametrize("word", PIECES["change_before"])
+def test_each_change_word_makes_a_multiplier_a_change(nlp, word):
+    doc = annotate(nlp, f"We propose FooNet, a reader. FooNet cuts memory {word} 4x on Alpha-QA.", _MEMORY, ("FooNet",))
+    assert scores(doc) == set()
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet cuts memory 4x on Alpha-QA.", _MEMORY, ("FooNet",))
+    assert scores(doc) == {("FooNet", "memory", "4", "Alpha-QA")}
+
+
+def _qualifier_examples() -> list[str]:
+    return [x for piece in rules.load("relation_cues")["number_qualifiers"] for x in examples(piece)]
+
+
+@pytest.mark.parametrize("qualifier", _qualifier_examples())
+def test_each_number_qualifier_may_stand_between_a_change_word_and_its_number(nlp, qualifier):
+    doc = annotate(nlp, f"We propose FooNet, a reader. FooNet cuts memory by {qualifier} 4x on Alpha-QA.",
+                   _MEMORY, ("FooNet",))
+    assert scores(doc) == set()
+
+
+@pytest.mark.parametrize("word", PIECES["method_links"])
+def test_each_method_link_gives_the_number_to_the_method_after_it(nlp, word):
+    ents = {"FooNet-8B": "Method", "FooNet-70B": "Method", "tokens/s": "Metric", "Alpha-QA": "Dataset"}
+    text = ("We propose FooNet-8B and FooNet-70B, two decoders. Our method reaches 141 tokens/s {0} FooNet-8B and "
+            "129 tokens/s {0} FooNet-70B on Alpha-QA.")
+    doc = annotate(nlp, text.format(word), ents, ("FooNet-8B", "FooNet-70B"))
+    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "129", "Alpha-QA")}
+    doc = annotate(nlp, text.format("zzz"), ents, ("FooNet-8B", "FooNet-70B"))
+    assert ("FooNet-70B", "tokens/s", "129", "Alpha-QA") not in scores(doc)
+
+
+@pytest.mark.parametrize("word", PIECES["training_data_links"])
+def test_each_training_data_link_leads_to_training_data(nlp, word):
+    text = "We propose FooNet, a reader. In our experiments FooNet uses training data {} Alpha-QA."
+    assert evaluations(annotate(nlp, text.format(word), READER, ("FooNet",))) == set()
+    assert evaluations(annotate(nlp, text.format("zzz"), READER, ("FooNet",))) == {("FooNet", "Alpha-QA")}
+
+
+@pytest.mark.parametrize("key, entry, text, rule", [
+    ("approximate_words", "circa", "a score of circa ", "plain_score"),
+    ("qualifier_cues", "versus", "versus ", "qualifier"),
+    ("change_before", "down", "cuts memory down ", "change_before"),
+    ("method_links", "with", " with the ", "method_link"),
+    ("training_data_links", "via", "via the ", "training_data"),
+])
+def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, entry, text, rule):
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"results": {"extend": {key: [entry]}}}), encoding="utf-8")
+    check = {"qualifier": "fullmatch", "method_link": "match"}.get(rule, "search")
+    assert not getattr(getattr(result_rules(), rule), check)(text)
+    assert getattr(getattr(result_rules([path]), rule), check)(text)

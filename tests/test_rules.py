@@ -4,6 +4,7 @@ that extends or replaces them."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -140,3 +141,59 @@ def test_an_addresses_rule_reaches_the_relation_rules(tmp_path):
 
     assert addressed(Extractor()) == []
     assert addressed(Extractor(rules=[path])) == [("QuillNet", "semantic segmentation")]
+
+
+def _doc_sections() -> dict[str, str]:
+    """docs/rules.md by family: the text of each "### `family`" section."""
+    doc = Path(__file__).parent.parent / "docs" / "rules.md"
+    if not doc.exists():
+        pytest.skip("docs/rules.md not in this checkout")
+    text = doc.read_text(encoding="utf-8")
+    return {m.group(1): m.group(0) for m in re.finditer(r"^### `(\w+)`.*?(?=^##|\Z)", text, re.M | re.S)}
+
+
+def test_every_key_of_every_family_is_documented_in_its_section():
+    sections = _doc_sections()
+    missing = [(family, key) for family in rules.families() for key in rules.load(family)
+               if f"`{key}`" not in sections.get(family, "")]
+    assert not missing, f"keys docs/rules.md does not describe in their family's section: {missing}"
+
+
+# Run in a fresh interpreter, so that no loader's cache hides a key read:
+# rules.load hands out dicts that note every key looked up, and one abstract
+# is extracted (every loader runs when the extractor is built or first used).
+_KEYS_READ = r"""
+import json, sys
+import kg.rules as R
+read = {}
+packaged = R.load
+
+class Noted(dict):
+    def __init__(self, family, data):
+        super().__init__(data)
+        self.family = family
+    def __getitem__(self, key):
+        read.setdefault(self.family, set()).add(key)
+        return dict.__getitem__(self, key)
+    def get(self, key, *default):
+        read.setdefault(self.family, set()).add(key)
+        return dict.get(self, key, *default)
+
+R.load = lambda family, extra=(), base=None: Noted(family, packaged(family, extra, base))
+from kg.extract import Extractor
+from kg.model import Abstract
+Extractor().record(Abstract("a", sys.argv[1]))
+print(json.dumps({family: sorted(keys) for family, keys in read.items()}))
+"""
+
+
+def test_every_key_of_every_family_is_read_by_the_extractor():
+    text = ("We propose FooNet for image classification, e.g. of birds. FooNet outperforms BarNet by 2.1% "
+            "(absolute) accuracy on ImageNet, with a 3x speedup.")
+    run = subprocess.run([sys.executable, "-c", _KEYS_READ, text], capture_output=True, text=True,
+                         cwd=Path(__file__).parent.parent)
+    assert run.returncode == 0, run.stderr
+    read = json.loads(run.stdout.splitlines()[-1])
+    unread = [(family, key) for family in rules.families() for key in rules.load(family)
+              if key not in read.get(family, [])]
+    assert not unread, f"keys no code reads (remove them, or read them): {unread}"

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kg import rules
@@ -280,3 +282,60 @@ def test_a_hyphenated_modifier_shares_the_task_word_after_and(nlp) -> None:
     found = tasks(nlp, "It does well on tasks including reef-scale and coast-scale segmentation of maps.")
     assert {"reef-scale segmentation", "coast-scale segmentation"} <= found
     assert "reef-scale" not in found
+
+
+# -- tool_nouns: "a glacier segmentation system" ------------------------------------------
+_TC = rules.load("task_contexts")
+
+
+@pytest.mark.parametrize("noun", sorted(_TC["tool_nouns"]))
+def test_a_task_phrase_before_a_tool_noun_is_a_task(nlp, noun) -> None:
+    assert "glacier segmentation" in tasks(nlp, f"Their glacier segmentation {noun} was slow.")
+
+
+# -- phrase_ends: what closes a name read after a cue -----------------------------------------
+@pytest.mark.parametrize("word", sorted(_TC["phrase_ends"]))
+def test_a_phrase_after_a_cue_ends_before_a_phrase_end(nlp, word) -> None:
+    assert "dune mapping" in tasks(nlp, f"Prior work looks at the problem of dune mapping {word} radar scans.")
+
+
+# -- verb_tool_links, verb_ability_links: "a method for ...", "accuracy in ..." ----------------
+@pytest.mark.parametrize("link", sorted(_TC["verb_tool_links"]))
+def test_a_verb_phrase_or_a_phrase_of_work_after_a_tool_and_its_link(nlp, link) -> None:
+    found = tasks(nlp, f"We give a new method {link} charting glacier retreat, tested twice.")
+    assert "charting glacier retreat" in found
+    assert "dune digitization" in tasks(nlp, f"We give a new method {link} dune digitization, tested twice.")
+
+
+@pytest.mark.parametrize("link", sorted(_TC["verb_ability_links"]))
+def test_a_verb_phrase_after_an_ability_and_its_link(nlp, link) -> None:
+    assert "charting glacier retreat" in tasks(nlp, f"They showed high accuracy {link} charting glacier retreat.")
+
+
+# Each key with a word that is no entry: the sentence names no task, until a
+# rules file adds the word to the key.
+_ADDED = {
+    "tool_nouns": ("quality", "Their glacier segmentation quality was slow.", "glacier segmentation"),
+    "phrase_ends": ("was", "Prior work looks at the problem of dune mapping was radar scans.", "dune mapping"),
+    "verb_tool_links": ("toward", "We give a new method toward dune digitization, tested twice.", "dune digitization"),
+    "verb_ability_links": ("when", "They showed high accuracy when charting glacier retreat.",
+                           "charting glacier retreat"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_ADDED))
+def test_a_word_added_to_a_key_by_a_rules_file_does_its_part(nlp, tmp_path, key) -> None:
+    word, text, task = _ADDED[key]
+    assert word not in _TC[key] and task not in tasks(nlp, text)
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"task_contexts": {"extend": {key: [word]}}}), encoding="utf-8")
+    assert task in tasks(make_pipeline(rules=[path]), text)
+
+
+# -- entity_patterns list_separators: the lists of the task rules ------------------------------
+@pytest.mark.parametrize("sep", sorted(rules.load("entity_patterns")["list_separators"]))
+def test_task_lists_go_on_past_each_list_separator(nlp, sep) -> None:
+    sep = sep if sep == "," else f" {sep}"
+    assert {"dune mapping", "crater counting"} <= tasks(nlp, f"Prior work looks at tasks such as dune mapping{sep} "
+                                                             "crater counting and NLI.")
+    assert "crater counting" in tasks(nlp, f"We study question answering{sep} crater counting on maps.")

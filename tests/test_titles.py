@@ -173,3 +173,20 @@ def test_a_title_head_the_abstract_writes_as_a_short_form_is_no_second_entity(ex
     rec = record(extractor, "LWN: Loom Weaving for Node Ranking", text)
     names = [e["name"] for e in rec["entities"]["Method"]]
     assert "LWN" not in names and "loom weaving networks" in names
+
+
+@pytest.mark.parametrize("word", rules.load("titles")["opening_name_ends"])
+def test_each_opening_name_end_ends_the_titles_opening_name(extractor, word):
+    text = "Loom weaving networks rank nodes. We show that loom weaving networks beat GraphSAGE on Cora."
+    assert ("Loom weaving networks", "Method") in proposed(record(extractor, f"Loom Weaving Networks {word} Node Ranking",
+                                                                 text))
+    assert ("Loom weaving networks", "Method") not in proposed(record(extractor, "Loom Weaving Networks zzz Node "
+                                                                                 "Ranking", text))
+
+
+def test_an_opening_name_end_added_by_a_rules_file(tmp_path):
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"titles": {"extend": {"opening_name_ends": ["zzz"]}}}), encoding="utf-8")
+    text = "Loom weaving networks rank nodes. We show that loom weaving networks beat GraphSAGE on Cora."
+    rec = Extractor(rules=[path]).record(Abstract("p1", text, title="Loom Weaving Networks zzz Node Ranking"))
+    assert ("Loom weaving networks", "Method") in proposed(rec)

@@ -12,7 +12,6 @@ from spacy.tokens import Token
 
 from kg.extract.relation_sentence import Mention, Sentence
 
-_SEPARATORS = {",", "and", "or", "&", "/"}
 _END_PUNCT = {".", ";", ":", "!", "?", ")", "]", "}"}
 _DASHES = {"-", "--", "\u2013", "\u2014"}  # between spaces, a dash opens an aside
 _POSSESSIVE = {"'s", "\u2019s"}
@@ -68,10 +67,10 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             while i < len(tokens) and tokens[i].idx < end:
                 i += 1
             continue
-        if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in _SEPARATORS \
+        if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in c.list_separators \
                 and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
             break  # a named method ends its item unless a head noun follows ("the BERT baseline")
-        marker = c.example_marker.match(text[tok.idx:tok.idx + 14]) if low not in _SEPARATORS else None
+        marker = c.example_marker.match(text[tok.idx:tok.idx + 14]) if low not in c.list_separators else None
         if marker:
             # Skip every token of the marker ("such as", "e.g.,").
             j = i + 1
@@ -104,7 +103,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
                     return named + examples
             i = close + 1
             continue
-        if low in _SEPARATORS or (low == "as" and i + 2 < len(tokens) and tokens[i + 1].lower_ == "well"):
+        if low in c.list_separators or (low == "as" and i + 2 < len(tokens) and tokens[i + 1].lower_ == "well"):
             if cur:
                 pieces.append(cur)
                 seps.append(sep)
@@ -209,7 +208,7 @@ def _name_written(s: Sentence, items: list, c) -> Baseline | None:
         return None
     if any(m.start < end and start < m.end for m in s.mentions):
         return None  # a dataset, metric or task, not a method
-    if re.search(r"\b(?:on|in|across|at)\s+$", s.text[max(0, start - 8):start], re.I):
+    if c.not_baseline_after.search(s.text[max(0, start - 30):start]):
         return None  # "improves accuracy on SQuAD": where, not what
     return Baseline(s.text[start:end], start, end, named=True)
 

@@ -6,6 +6,8 @@ A list marker ("(1) outperforms ...") is no number.
 `quantities(text)` finds each number with its unit and says, where the text
 does, whether a gain is absolute or relative. It knows nothing of entities:
 which metric a number belongs to is decided by the relation component.
+The units and the words around numbers are the rule family "units"
+(kg/resources/rules/units.json).
 """
 
 from __future__ import annotations
@@ -38,27 +40,7 @@ _NUM = r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 # A number must not continue a name ("ResNet-50", "GPT-4o", "v1.0", "CIFAR-10").
 _BEFORE = r"(?<![\w.\-/@])"
 _SIGN = r"(?P<sign>[+\-\u2212\u00b1])?"
-
-
-_ABSOLUTE = re.compile(r"\babsolute(?:ly)?\b|\bpercentage points?\b|\bpp\b|\bp\.p\.", re.I)
-_RELATIVE = re.compile(r"\brelative(?:ly)?\b", re.I)
 _OTHER_NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:\.\d+)?")
-
-
-def _gain(text: str, start: int, end: int, unit: str | None) -> str | None:
-    """ "absolute" or "relative" when the words right around the number say so."""
-    # Only the words up to the nearest other number count, so that in
-    # "2.1% absolute and 3% relative" each number keeps its own word.
-    before = _OTHER_NUMBER.split(text[max(0, start - 40):start])[-1]
-    after = _OTHER_NUMBER.split(text[end:end + 25])[0]
-    if unit == "points" and "percentage" in text[start:end].lower():
-        return "absolute"
-    for window in (after[:20], before):
-        if _ABSOLUTE.search(window):
-            return "absolute"
-        if _RELATIVE.search(window):
-            return "relative"
-    return None
 
 
 def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bool:
@@ -69,7 +51,6 @@ def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bo
 
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_RANGING = re.compile(r"\brang(?:e|es|ed|ing)\s+$", re.I)
 # "(1) outperforms ..., (2) has ...": an item's number in a list, no result.
 _MARKED_ITEM = re.compile(r"\)\s+[A-Za-z]")
 
@@ -81,13 +62,30 @@ def _list_marker(text: str, m: re.Match) -> bool:
     return text[m.start() - 1:m.start()] == "(" and bool(_MARKED_ITEM.match(text, m.end()))
 
 
-class NumberReader:
-    """Reads numbers with the units of the rule family "units" (the
-    packaged table, or one changed by the user's rules files)."""
+def _alt(pieces: list[str]) -> str:
+    return "(?:" + "|".join(pieces) + ")"
 
-    def __init__(self, units: dict[str, list[str]]):
+
+class NumberReader:
+    """Reads numbers with the rule family "units" (the packaged file, or one
+    changed by the user's rules files): its units, and the words that say
+    whether a gain is absolute or relative, that a "from A to B" is a range,
+    and that join a list of numbers."""
+
+    def __init__(self, family: dict):
+        units: dict[str, list[str]] = family["units"]
         # Written unit -> the unit the record uses.
         self.units = {form.lower(): unit for unit, forms in units.items() for form in forms}
+        # Sizes and counts ("7B parameters", "12 GB") are not results.
+        self.size_units = frozenset(family["size_units"])
+        try:
+            self.absolute = re.compile(rf"\b{_alt(family['absolute_words'])}(?!\w)", re.I)
+            self.relative = re.compile(rf"\b{_alt(family['relative_words'])}(?!\w)", re.I)
+            self.ranging = re.compile(rf"\b{_alt(family['range_words'])}\s+$", re.I)
+            joiners = _alt(family["coordinators"])
+            self.coordinated = re.compile(rf"\s*(?:,\s*{joiners}?|{joiners}|/)\s*$", re.I)
+        except re.error as err:
+            raise rules.RulesError(f"units: a piece is not a regular expression ({err})") from None
         forms = sorted(self.units, key=len, reverse=True)
         word_units = [re.escape(f) for f in forms if f[0].isalpha()]
         sym_units = [re.escape(f) for f in forms if not f[0].isalpha()]
@@ -140,12 +138,12 @@ class NumberReader:
             if ua and ub and ua != ub:
                 continue
             unit = ub or ua
-            if _RANGING.search(text, max(0, m.start() - 20), m.start()):
+            if self.ranging.search(text, max(0, m.start() - 20), m.start()):
                 # "ranging from 10.3% to 35.8%" spans a range; it is no change from one value to another.
                 q = Quantity(value=f"{m.group('a')}-{m.group('b')}", start=m.start(), end=m.end(), unit=unit)
             else:
                 q = Quantity(value=m.group("b"), start=m.start(), end=m.end(), unit=unit, from_value=m.group("a"))
-            found.append(replace(q, gain=_gain(text, q.start, q.end, unit)))
+            found.append(replace(q, gain=self._gain(text, q.start, q.end, unit)))
             taken.append((m.start(), m.end()))
         for m in span.finditer(text):
             if not free(m.start(), m.end()):
@@ -159,7 +157,7 @@ class NumberReader:
                 continue
             value = f"{m.group('a')}-{m.group('b')}"
             found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=ub,
-                                  gain=_gain(text, m.start(), m.end(), ub)))
+                                  gain=self._gain(text, m.start(), m.end(), ub)))
             taken.append((m.start(), m.end()))
         for m in single.finditer(text):
             if not free(m.start(), m.end()):
@@ -169,10 +167,38 @@ class NumberReader:
             if _is_year_or_count(value, unit, text, m.start()) or _list_marker(text, m):
                 continue
             found.append(Quantity(value=value, start=m.start(), end=m.end(), unit=unit,
-                                  gain=_gain(text, m.start(), m.end(), unit), signed=bool(m.group("sign"))))
+                                  gain=self._gain(text, m.start(), m.end(), unit), signed=bool(m.group("sign"))))
             taken.append((m.start(), m.end()))
         found.sort(key=lambda q: q.start)
-        return _share_units(text, _without_spreads(text, found))
+        return self._share_units(text, _without_spreads(text, found))
+
+    def _gain(self, text: str, start: int, end: int, unit: str | None) -> str | None:
+        """ "absolute" or "relative" when the words right around the number say so."""
+        # Only the words up to the nearest other number count, so that in
+        # "2.1% absolute and 3% relative" each number keeps its own word.
+        before = _OTHER_NUMBER.split(text[max(0, start - 40):start])[-1]
+        after = _OTHER_NUMBER.split(text[end:end + 25])[0]
+        if unit == "points" and self.absolute.search(text[start:end]):  # "2.1 percentage points", "3 pp"
+            return "absolute"
+        for window in (after[:20], before):
+            if self.absolute.search(window):
+                return "absolute"
+            if self.relative.search(window):
+                return "relative"
+        return None
+
+    def _share_units(self, text: str, qs: list[Quantity]) -> list[Quantity]:
+        """A unitless number coordinated with a following one that has a unit takes it."""
+        out = list(qs)
+        for i in range(len(out) - 2, -1, -1):
+            q, nxt = out[i], out[i + 1]
+            if q.unit is None and nxt.unit is not None and self.joined(text, q, nxt):
+                out[i] = replace(q, unit=nxt.unit, gain=q.gain or nxt.gain)
+        return out
+
+    def joined(self, text: str, q: Quantity, nxt: Quantity) -> bool:
+        """Are `q` and the next quantity `nxt` of `text` coordinated ("1.1 and 1.3", "2.1, 3.4", "8 vs. 9")?"""
+        return bool(self.coordinated.fullmatch(" " + text[q.end:nxt.start]))
 
     def _paired_changes(self, text: str, m: re.Match) -> list[Quantity]:
         """The changes of "from A and B to C and D": C from A, D from B, each
@@ -187,7 +213,7 @@ class NumberReader:
             unit = self.unit(new.group("unit")) or self.unit(old.group("unit"))
             start, end = base + new.start(), base + new.end()
             out.append(Quantity(value=new.group("num"), start=start, end=end, unit=unit, from_value=old.group("num"),
-                                gain=_gain(text, start, end, unit)))
+                                gain=self._gain(text, start, end, unit)))
         return out
 
 
@@ -198,7 +224,7 @@ def number_reader(extra: Iterable[str] = ()) -> NumberReader:
 
 @lru_cache(maxsize=16)
 def _number_reader(extra: tuple[str, ...]) -> NumberReader:
-    return NumberReader(rules.load("units", extra)["units"])
+    return NumberReader(rules.load("units", extra))
 
 
 def quantities(text: str, extra: Iterable[str] = ()) -> list[Quantity]:
@@ -222,23 +248,13 @@ def _without_spreads(text: str, qs: list[Quantity]) -> list[Quantity]:
     return out
 
 
-_COORD = re.compile(r"\s*(?:,\s*(?:and|or)?|and|or|/|vs\.?|versus)\s*$", re.I)
-
-
-def _share_units(text: str, qs: list[Quantity]) -> list[Quantity]:
-    out = list(qs)
-    for i in range(len(out) - 2, -1, -1):
-        q, nxt = out[i], out[i + 1]
-        if q.unit is None and nxt.unit is not None and _COORD.fullmatch(" " + text[q.end:nxt.start]):
-            out[i] = replace(q, unit=nxt.unit, gain=q.gain or nxt.gain)
-    return out
-
-
-def runs(text: str, qs: list[Quantity]) -> list[list[Quantity]]:
-    """Quantities grouped into coordinated runs: "1.1 and 1.3 BLEU" is one run of two."""
+def runs(text: str, qs: list[Quantity], numbers: NumberReader | None = None) -> list[list[Quantity]]:
+    """Quantities grouped into coordinated runs: "1.1 and 1.3 BLEU" is one run
+    of two. `numbers`: the reader with the user's rules; None: the packaged."""
+    numbers = numbers or number_reader()
     groups: list[list[Quantity]] = []
     for q in qs:
-        if groups and _COORD.fullmatch(" " + text[groups[-1][-1].end:q.start]):
+        if groups and numbers.joined(text, groups[-1][-1], q):
             groups[-1].append(q)
         else:
             groups.append([q])

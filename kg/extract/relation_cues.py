@@ -206,6 +206,8 @@ class Cues:
     leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern
     example_in: re.Pattern  # an example marker anywhere: "prior methods, such as"
+    not_baseline_after: re.Pattern  # "on", "in" right before a name written as one: where, not what
+    list_separators: frozenset[str]  # entity_patterns': ",", "and", "/" between the items of a list of baselines
     not_names: frozenset[str]  # the lexicon's words that are never names ("GPU")
     adjective_suffixes: frozenset[str]  # the lexicon's "-based", "-pretrained": an adjective, not a name
 
@@ -338,6 +340,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
         example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
         example_in=re.compile(rf",?\s*\(?\b{_alt(data['example_markers'])}\s*", re.I),
+        not_baseline_after=re.compile(rf"\b{_alt(data['not_baseline_after'])}\s+$", re.I),
+        list_separators=frozenset(rules.load("entity_patterns", extra)["list_separators"]),
         not_names=frozenset(lexicon["not_names"]),
         adjective_suffixes=frozenset(w.lower() for w in lexicon["adjective_suffixes"]),
     )

@@ -15,9 +15,6 @@ from kg.extract.relation_cues import Cues, Places
 from kg.nlp.entities import settled_entities
 from kg.nlp.tokens import view_columns
 
-# Sizes and counts ("7B parameters", "12 GB") are not results.
-_SIZE_UNITS = {"M", "B", "K", "GB", "MB"}
-
 
 class Mention(NamedTuple):
     """An entity mention: character offsets within its sentence (within the
@@ -79,8 +76,9 @@ class Sentence:
         part of an entity's name. Found when first asked for: only sentences
         that compare or name a metric ask."""
         if self.found_quantities is None:
-            self.found_quantities = [q for q in (self.numbers or number_reader()).quantities(self.text)
-                                     if q.unit not in _SIZE_UNITS and not _inside_mention(self, q)]
+            numbers = self.numbers or number_reader()
+            self.found_quantities = [q for q in numbers.quantities(self.text)
+                                     if q.unit not in numbers.size_units and not _inside_mention(self, q)]
         return self.found_quantities
 
     def mention_at_token(self, i: int) -> Mention | None:

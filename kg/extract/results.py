@@ -46,6 +46,10 @@ class ResultRules:
     plain_score: re.Pattern  # ends where the number begins
     testing: re.Pattern
     result_opener: re.Pattern
+    qualifier: re.Pattern  # the whole of a baseline_score match that only qualifies the number: "than "
+    change_before: re.Pattern  # ends where the number begins: "reduces memory by "
+    method_link: re.Pattern  # matched right after a number's metric words: " for "
+    training_data: re.Pattern  # ends where the dataset begins: "of the ", "from "
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
@@ -57,19 +61,27 @@ def result_rules(extra: Iterable[str] = ()) -> ResultRules:
 @lru_cache(maxsize=16)
 def _result_rules(extra: tuple[str, ...]) -> ResultRules:
     data = rules.load("results", extra)
+    # "by up to 3x": the relation rules' words between a margin's cue and its number.
+    qualifiers = rf"(?:{_alt(rules.load('relation_cues', extra)['number_qualifiers'])}\s+)*"
+    approximate = rf"(?:{_alt(data['approximate_words'])}\s+)?"  # "a score of about 69.3"
     return ResultRules(
         # The cue, then at most a few words (a metric's name, "of", "at") and no other number.
         baseline_score=re.compile(
             rf"\b{_alt(data['baseline_score_before'])}(?:\s+|\s*[:=(]\s*)(?:(?!(?:to|by|into)\s)[^\s\d.,;:()]+\s+){{0,4}}?(?:of\s+|at\s+|is\s+|was\s+|=\s*|:\s*|\(\s*)?"
-            r"(?:only\s+|just\s+|about\s+|around\s+)?~?$", re.I),
+            rf"{approximate}~?$", re.I),
         efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
         respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
         yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
-        plain_score=re.compile(rf"\b{_alt(data['plain_scores'])}\s+(?:only\s+|about\s+|around\s+)?~?$", re.I),
+        plain_score=re.compile(rf"\b{_alt(data['plain_scores'])}\s+{approximate}~?$", re.I),
         training=re.compile(rf"\b{_alt(data['training_words'])}", re.I),
         testing=re.compile(rf"\b{_alt(data['test_words'])}", re.I),
         averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['averaged_over'])}\b", re.I),
         result_opener=re.compile(rf"\b{_alt(data['result_openers'])}", re.I),
+        qualifier=re.compile(rf"{_alt(data['qualifier_cues'])}\s*~?", re.I),
+        change_before=re.compile(rf"\b{_alt(data['change_before'])}\s+{qualifiers}~?$", re.I),
+        method_link=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,2}}?{_alt(data['method_links'])}\s+(?:the\s+)?", re.I),
+        training_data=re.compile(
+            rf"\b{_alt(data['training_data_links'])}\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){{0,3}}?$", re.I),
         pieces={k: list(v) for k, v in data.items()},
     )
 
@@ -89,11 +101,9 @@ def baseline_score(s: Sentence, q: Quantity, clause_start: int) -> bool:
         return False
     first = _listed(s, q)[0]
     before = s.text[max(clause_start, _previous_end(s, first), first.start - 90):first.start]
-    m = rules_of(s).baseline_score.search(before)
-    return bool(m) and not _QUALIFIER.fullmatch(m.group(0))
-
-
-_QUALIFIER = re.compile(r"than\s*~?", re.I)  # "more than 90%"
+    r = rules_of(s)
+    m = r.baseline_score.search(before)
+    return bool(m) and not r.qualifier.fullmatch(m.group(0))  # "more than 90%"
 
 
 # Between two numbers of one list: "and", a comma, and maybe the next one's metric ("and FID of").
@@ -163,7 +173,7 @@ def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
 def respective_metric(s: Sentence, q: Quantity) -> str | None:
     """ "IS and FID of 232.5 and 8.1", "IS and FID from 52.5 and 18.7 to
     166.5 and 7.4": a list of metrics right before a list of as many numbers."""
-    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
     if len(run) < 2:
         return None
     for group in mention_lists(s, "Metric"):
@@ -200,7 +210,7 @@ def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quanti
     groups = mention_lists(s, label)
     if not groups:
         return None
-    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
     lists = [run] if len(run) > 1 else []
     if rules_of(s).respectively.search(s.text):
         same = [c for c in candidates if c.unit == q.unit and _bracketed(s, c) == _bracketed(s, q)]
@@ -229,15 +239,12 @@ def efficiency(s: Sentence, q: Quantity, metric: str, run_end: int) -> bool:
     of something else ("a 2x gain in accuracy with less memory"). A
     percentage ("a 36% reduction in memory") and a margin after "by" are
     changes from what the method started from, no figure of its own."""
-    if q.unit in ("%", "points") or _BY.search(s.text, max(0, q.start - 12), q.start):
+    if q.unit in ("%", "points") or rules_of(s).change_before.search(s.text, max(0, q.start - 40), q.start):
         # "a 36% reduction in memory", "reduces memory by 4x": a change from the method without it
         return False
     pattern = rules_of(s).efficiency
     after = _NEXT_WORDS.match(s.text, run_end)
     return bool(pattern.search(metric) or (after and pattern.search(after.group())))
-
-
-_BY = re.compile(r"\bby\s+(?:up\s+to\s+|about\s+|over\s+|nearly\s+|almost\s+|roughly\s+)?~?$", re.I)
 
 
 _NEXT_WORDS = re.compile(r"\s*[^\s,;:()]+(?:\s+[^\s,;:()]+)?")
@@ -252,13 +259,10 @@ def measured_against(s: Sentence, clause_start: int, q: Quantity) -> bool:
 def for_method(s: Sentence, run_end: int) -> Mention | None:
     """ "141 tokens/s for FooNet-8B": a proposed method named right after a
     number and its metric, with "for"; the number is its result."""
-    m = _FOR.match(s.text, run_end)
+    m = rules_of(s).method_link.match(s.text, run_end)
     if not m:
         return None
     return next((x for x in s.of("Method") if x.start == m.end() and x.proposed), None)
-
-
-_FOR = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,2}?for\s+(?:the\s+)?", re.I)
 
 
 def plain_score(s: Sentence, q: Quantity) -> str | None:
@@ -290,10 +294,7 @@ def named_for_training(s: Sentence, clause_start: int, d: Mention) -> bool:
     r = rules_of(s)
     trained = list(r.training.finditer(window))
     # "train DiTs for ImageNet generation": what a model is trained for is what it is tested on.
-    return bool(trained) and not r.testing.search(window, trained[-1].end()) and bool(_DATA_OF.search(window))
-
-
-_DATA_OF = re.compile(r"\b(?:of|from|on|in|with|using)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,3}?$", re.I)
+    return bool(trained) and not r.testing.search(window, trained[-1].end()) and bool(r.training_data.search(window))
 
 
 # -- the dataset of an earlier sentence -------------------------------------------------

@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from kg.nlp.lexicon import lexicon
+
 # A word start: the first character of a word, or any capital ("EvoLved", "ResNet", "BPO").
 _WORD_START = re.compile(r"(?:^|(?<=[\s\-/_(]))[^\W_]|[A-Z]")
 _CORE = re.compile(r"^[^\W\d_]+(?:[-.][^\W\d_]+)*")
@@ -79,15 +81,18 @@ def is_abbreviation(short: str, long: str) -> bool:
 
 
 _WORDS = re.compile(r"^[^\W_]+(?:(?:\s+|[-/])[^\W_]+)*$")
-_JOINERS = frozenset({"of", "for", "and", "the", "a", "an", "in", "on", "to", "with", "or"})
 
 
 @lru_cache(maxsize=4096)
-def is_loose_abbreviation(short: str, long: str) -> bool:
+def is_loose_abbreviation(short: str, long: str, skipped: frozenset[str] | None = None) -> bool:
     """A looser test for a definition in brackets ("sandglass attention module
     (SGA)", "hedged instance embedding (HIB)"): the letters of `short` in
     order in `long`, the first opening its first word, any other inside a word;
-    every word of `long` but one holds one of them."""
+    every word of `long` but one holds one of them, leaving out the words
+    `skipped` (lower case: "of", "the"; None: the rule family
+    "entity_patterns"'s "long_form_skipped_words")."""
+    if skipped is None:
+        skipped = lexicon().patterns.long_form_skipped_words
     core = _core(short)
     # A lower-case first letter with capitals after it ("h-MDS") is a short form too.
     if len(core) < 2 or " " in short or not any(c.isupper() for c in core) or len(short) >= len(long):
@@ -96,7 +101,7 @@ def is_loose_abbreviation(short: str, long: str) -> bool:
         return False  # "modalities -- vision": a dash or a bracket parts two phrases
     if long.split()[0].lower() in STOP_WORDS:
         return False  # "as an autoregressive (AR)": a function word opens no long form
-    words = [w for w in re.split(r"[\s\-/]+", long.lower()) if w and w not in _JOINERS]
+    words = [w for w in re.split(r"[\s\-/]+", long.lower()) if w and w not in skipped]
     if len(words) < 2 or len(words) > len(core) + 1 or not words[0].startswith(core[0].lower()):
         return False
     letters = core.lower()

@@ -16,6 +16,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.nlp.abbrev_match import is_abbreviation, is_loose_abbreviation
+from kg.nlp.lexicon import lexicon
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 if not Doc.has_extension("abbreviations"):
@@ -37,12 +38,13 @@ def _looks_short(text: str) -> bool:
     return bool(_SHORT.match(text)) and not text.isdigit()
 
 
-def _long_before(v: list[Tok], text: str, paren: int, short: str) -> tuple[int, int] | None:
+def _long_before(v: list[Tok], text: str, paren: int, short: str, skipped: frozenset[str]) -> tuple[int, int] | None:
     """The shortest run of words ending just before `paren` that `short`
     abbreviates, as (start, end) token indices; failing that, the shortest
-    that it abbreviates by the looser test ("sandglass attention module (SGA)")."""
+    that it abbreviates by the looser test ("sandglass attention module (SGA)"),
+    in which the words `skipped` need no letter."""
     return _run_before(v, text, paren, short, is_abbreviation) \
-        or _run_before(v, text, paren, short, is_loose_abbreviation)
+        or _run_before(v, text, paren, short, lambda s, long: is_loose_abbreviation(s, long, skipped))
 
 
 def _run_before(v: list[Tok], text: str, paren: int, short: str,
@@ -65,8 +67,16 @@ def _run_before(v: list[Tok], text: str, paren: int, short: str,
     return None
 
 
-@Language.component("kg_abbreviations")
-def find_abbreviations(doc: Doc) -> Doc:
+@Language.factory("kg_abbreviations", default_config={"rules": []})
+def make_abbreviations(nlp: Language, name: str, rules: list[str]) -> Callable[[Doc], Doc]:
+    """The abbreviation finder, with the words of the user's `rules` files
+    that a loose long form may hold without a letter of its short form."""
+    skipped = lexicon(rules).patterns.long_form_skipped_words
+    return lambda doc: find_abbreviations(doc, skipped)
+
+
+def find_abbreviations(doc: Doc, skipped: frozenset[str] | None = None) -> Doc:
+    skipped = lexicon().patterns.long_form_skipped_words if skipped is None else skipped
     # Spans are made only for the pairs found; the rules read text off the token view.
     pairs: list[tuple[Span, Span]] = []
     v = token_view(doc)
@@ -87,13 +97,13 @@ def find_abbreviations(doc: Doc) -> Doc:
             continue  # nothing inside
         inner = view_text(v, text, i + 1, inner_end)
         if inner_end == i + 2 and _looks_short(inner):
-            long = _long_before(v, text, i, inner)
+            long = _long_before(v, text, i, inner, skipped)
             if long is not None:
                 pairs.append((doc[long[0]:long[1]], doc[i + 1:inner_end]))
                 continue
         if inner_end == i + 3 and _looks_short(v[i + 1].text) and v[i - 1].text == v[i + 2].text:
             # "Scale-Aware Fast R-CNN (SAF R-CNN)": the short form keeps the long form's last word.
-            long = _long_before(v, text, i - 1, v[i + 1].text)
+            long = _long_before(v, text, i - 1, v[i + 1].text, skipped)
             if long is not None:
                 pairs.append((doc[long[0]:i], doc[i + 1:inner_end]))
                 continue

@@ -32,11 +32,6 @@ __all__ = ["FILE_TYPES", "Entry", "GazetteerError", "GazetteerMatcher", "load", 
 
 # -- the component -------------------------------------------------------------
 _VARIANT_SPLIT = re.compile(r"-")
-# "transformer-based" is not a variant of Transformer.
-_ADJECTIVE_TAILS = frozenset({"based", "like", "style", "level", "wise", "aware", "free", "specific", "driven",
-                              "guided", "generated", "related", "oriented", "centric", "only", "scale", "size",
-                              "sized", "type", "powered", "friendly", "agnostic", "inspired", "compatible",
-                              "equivalent", "conditioned", "dependent", "tuned", "trained", "encoded", "derived"})
 _TRAILING_DIGITS = re.compile(r"^([A-Za-z][A-Za-z]+?)(\d+)$")
 _MAX_VARIANTS = 100_000
 
@@ -62,8 +57,8 @@ class GazetteerMatcher:
         words = lex.name_stop_words
         self.not_prefixes = lex.patterns.not_name_prefixes
         self.dataset_nouns = lex.patterns.dataset_nouns
-        # "ReLU-activated": the lexicon's adjective halves make no variant either.
-        self.adjective_tails = _ADJECTIVE_TAILS | lex.adjective_suffixes
+        # "Transformer-based", "ReLU-activated": the lexicon's adjective halves make no variant.
+        self.adjective_tails = lex.adjective_suffixes
         self._variants: dict[str, int | None] = {}  # word -> _variant(word)
         for i, e in enumerate(entries):
             key = str(i)

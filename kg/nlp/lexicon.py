@@ -56,6 +56,7 @@ class EntityPatterns:
     metric_described_nouns: frozenset[str]
     setting_prepositions: frozenset[str]
     setting_words: frozenset[str]
+    long_form_skipped_words: frozenset[str]
     not_name_prefixes: tuple[str, ...]
 
 

@@ -96,7 +96,7 @@ def _task_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, hea
             continue
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         if start == tok.i:
-            if low in lex.task_heads_need_modifier or low in ("learning",):
+            if low in lex.task_heads_need_modifier:
                 continue
             cand = Candidate(tok.i, tok.i + 1, "Task", "head")
             k = _context_word(v, start, tc)
@@ -153,7 +153,7 @@ def _task_context(doc: Doc, v: list[Tok], start: int, head: int, lex: Lexicon, t
     if v[k].lower_ in lex.task_context_before or ends_with(view_columns(doc)[1], k + 1, tc.bare_context):
         return True
     nxt = v[head + 1] if head + 1 < len(v) else None
-    return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(" or nxt.lower_ in _TOOL_NOUNS)
+    return nxt is not None and (nxt.lower_ in lex.task_cues or nxt.text == "(" or nxt.lower_ in tc.tool_nouns)
 
 
 def _context_word(v: list[Tok], start: int, tc: TaskContexts) -> int:
@@ -195,7 +195,7 @@ def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[
         sent_end = v[k].sent_end
         passed_over = False
         while j < len(v) and j < sent_end:
-            end = _phrase_end(v, lex, j)
+            end = _phrase_end(v, lex, tc, j)
             if end == j and _is_gerund(v[j].text) and lowers[j] not in lex.name_stop_words:
                 end = _verb_phrase_end(v, lex, tc, lowers, j)
             if end == j:
@@ -207,7 +207,7 @@ def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[
             else:
                 out.append(Candidate(j, end, "Task", "head"))
             nxt = end  # a list goes on after ",", "and", ", and"
-            while nxt < sent_end and v[nxt].lower_ in (",", "and", "or"):
+            while nxt < sent_end and v[nxt].lower_ in lex.patterns.list_separators:
                 nxt += 1
             if nxt == end:
                 break
@@ -226,7 +226,7 @@ def _next_comma(v: list[Tok], start: int, end: int) -> int:
     return -1
 
 
-def _phrase_end(v: list[Tok], lex: Lexicon, start: int, head_lower: bool = False) -> int:
+def _phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, start: int, head_lower: bool = False) -> int:
     """The end of a name of up to five content words from `start` ("link
     prediction", "NLI", "sorting long sequences"), when what follows closes
     it (a mark, "and", "with", "task"...); else `start`."""
@@ -238,7 +238,7 @@ def _phrase_end(v: list[Tok], lex: Lexicon, start: int, head_lower: bool = False
         j += 1
     if j == start or j == start + 1 and _is_gerund(v[start].text) and j < sent_end and v[j].lower_ in ("and", "or"):
         return start  # nothing, or a verb with its object to come ("identifying and erasing X")
-    if j >= sent_end or v[j].is_punct or v[j].lower_ in _PHRASE_END or v[j].lower_ in lex.task_cues:
+    if j >= sent_end or v[j].is_punct or v[j].lower_ in tc.phrase_ends or v[j].lower_ in lex.task_cues:
         return j
     return start
 
@@ -307,17 +307,17 @@ def _listed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found:
         start, end = todo.pop()
         # to the right: ", Y", "and Y", ", and Y"
         j = end
-        while j < len(v) and j < v[start].sent_end and lowers[j] in (",", "and", "or"):
+        while j < len(v) and j < v[start].sent_end and lowers[j] in lex.patterns.list_separators:
             j += 1
         if j > end and j < v[start].sent_end and j not in taken:
-            e = _phrase_end(v, lex, j, head_lower=True)
+            e = _phrase_end(v, lex, tc, j, head_lower=True)
             if e > j and (j, e) not in seen and _listed_ok(v, lowers, j, e, lex, tc):
                 seen.add((j, e))
                 out.append(Candidate(j, e, "Task", "head"))
                 todo.append((j, e))
         # to the left: "X, task" / "X and task"
         k = start - 1
-        while k >= v[start].sent_start and lowers[k] in (",", "and", "or"):
+        while k >= v[start].sent_start and lowers[k] in lex.patterns.list_separators:
             k -= 1
         if k < start - 1 and k >= v[start].sent_start and k not in taken:
             b = k
@@ -351,7 +351,8 @@ def _drop_modifiers(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
         if c.label == "Task" and c.source == "head" and c.end < v[c.start].sent_end:
             nxt = v[c.end]
             if nxt.text.islower() and _word_ok(nxt, lex, True) and nxt.lower_ not in lex.task_cues \
-                    and nxt.lower_ not in _TOOL_NOUNS and nxt.lower_ not in tc.tools_after and not _is_gerund(nxt.text):
+                    and nxt.lower_ not in tc.tool_nouns and nxt.lower_ not in tc.tools_after \
+                    and not _is_gerund(nxt.text):
                 continue
         keep.append(c)
     found[:] = keep
@@ -360,13 +361,6 @@ def _drop_modifiers(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
 @lru_cache(maxsize=16)
 def _last_words(phrases: frozenset[tuple[str, ...]]) -> frozenset[str]:
     return frozenset(p[-1] for p in phrases)
-
-
-# "a semantic data annotation system": a task named by what serves it.
-_TOOL_NOUNS = frozenset({"system", "systems", "method", "methods", "framework", "frameworks", "approach",
-                         "approaches", "model", "models", "pipeline", "technique", "techniques", "algorithm",
-                         "algorithms", "tool", "tools"})
-_VERB_CONTEXT = frozenset({"for", "in", "at"})
 
 
 def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
@@ -378,8 +372,9 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
     noun in -ing such as "learning", after "from" or "with")."""
     out = []
     texts, lowers = view_columns(doc)[:2]
-    for k in positions(lowers, _VERB_CONTEXT):
-        if k == 0 or lowers[k - 1] not in (tc.verb_tools if lowers[k] == "for" else tc.verb_abilities):
+    for k in positions(lowers, tc.verb_tool_links | tc.verb_ability_links):
+        if k == 0 or not (lowers[k] in tc.verb_tool_links and lowers[k - 1] in tc.verb_tools
+                          or lowers[k] in tc.verb_ability_links and lowers[k - 1] in tc.verb_abilities):
             continue
         g = k + 1
         if g < len(v) and lowers[g].endswith("ly") and texts[g].isalpha():
@@ -430,7 +425,7 @@ def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> li
     out = []
     lowers = view_columns(doc)[1]
     ends = tc.verb_object_ends
-    for k in positions(lowers, ("for",)):
+    for k in positions(lowers, tc.verb_tool_links):
         if k == 0 or lowers[k - 1] not in tc.verb_tools:
             continue
         start = _context_word_end(v, k + 1, tc)
@@ -464,10 +459,6 @@ def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, en
 def _is_gerund(text: str) -> bool:
     """A lower-case word in -ing, letters only ("estimating")."""
     return text.endswith("ing") and text.isalpha() and text.islower()
-
-
-_PHRASE_END = frozenset({"and", "or", "with", "by", "using", "via", "from", "in", "on", "at", "without",
-                         "while", "which", "that", "through"})
 
 
 def _metric_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],

@@ -53,7 +53,7 @@ from spacy.language import Language
 # Importing the modules registers their components and extensions.
 from kg.nlp import abbreviations, entities, gazetteer, patterns, proposals, sentences, titles  # noqa: F401
 from kg.nlp.entities import SPAN_KEY
-from kg.nlp.tokenizer import cleaning_tokenizer
+from kg.nlp.tokenizer import tokenizer_with_rules
 
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
 TEXT_TOKENIZER_CACHE = 100_000  # chunks
@@ -66,15 +66,15 @@ def make_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | P
     rule_files = [str(p) for p in rules]
     # The Language builds kg's tokenizer as its own; kg never saves the
     # pipeline or builds it again from a config, so no config is needed.
-    nlp = English(create_tokenizer=cleaning_tokenizer)
+    nlp = English(create_tokenizer=tokenizer_with_rules(rule_files))
     # spaCy remembers how it split at most 10,000 distinct chunks, the first
     # ones met; the 414 abstracts of our seed corpus alone hold 11,000, and a
     # field's vocabulary keeps growing with the corpus. Past the limit every
     # new chunk is split by the affix rules again on every use. 100,000
     # chunks take about 30 MB.
     nlp.tokenizer.inner.max_cache_size = TEXT_TOKENIZER_CACHE
-    nlp.add_pipe("kg_sentences")
-    nlp.add_pipe("kg_abbreviations")
+    nlp.add_pipe("kg_sentences", config={"rules": rule_files})
+    nlp.add_pipe("kg_abbreviations", config={"rules": rule_files})
     nlp.add_pipe("kg_gazetteer", config={"extra": [str(p) for p in gazetteers], "rules": rule_files})
     nlp.add_pipe("kg_entity_patterns", config={"rules": rule_files})
     nlp.add_pipe("kg_proposals", config={"rules": rule_files})

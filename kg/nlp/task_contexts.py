@@ -31,6 +31,10 @@ class TaskContexts:
     pair_task_heads: frozenset[str]
     purpose_heads: frozenset[str]
     pair_change_words: frozenset[str]
+    tool_nouns: frozenset[str]
+    verb_tool_links: frozenset[str]
+    verb_ability_links: frozenset[str]
+    phrase_ends: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:

@@ -75,6 +75,7 @@ class TitleRules:
     articles: frozenset[str]
     not_proposal_after: re.Pattern
     dataset_words: frozenset[str]
+    opening_name_ends: frozenset[str]
 
 
 def title_rules(extra: Iterable[str] = ()) -> TitleRules:
@@ -87,8 +88,9 @@ def _title_rules(extra: tuple[str, ...]) -> TitleRules:
     data = rules.load("titles", extra)
     try:
         separator = re.compile("|".join(f"(?:{p})" for p in data["separators"]))
-        after = re.compile(r"^\W*(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){0,2}?(?:%s)"
-                           % "|".join(f"(?:{p})" for p in data["not_proposal_after"]), re.I)
+        articles = "|".join(re.escape(w) for w in data["articles"])
+        after = re.compile(r"^\W*(?:(?:%s)\s+)?(?:[\w-]+\s+){0,2}?(?:%s)"
+                           % (articles, "|".join(f"(?:{p})" for p in data["not_proposal_after"])), re.I)
     except re.error as err:
         raise rules.RulesError(f"titles: a piece is not a regular expression ({err})") from None
     return TitleRules(separator=separator,
@@ -96,7 +98,8 @@ def _title_rules(extra: tuple[str, ...]) -> TitleRules:
                       not_name_first_words=frozenset(w.lower() for w in data["not_name_first_words"]),
                       articles=frozenset(w.lower() for w in data["articles"]),
                       not_proposal_after=after,
-                      dataset_words=frozenset(w.lower() for w in data["dataset_words"]))
+                      dataset_words=frozenset(w.lower() for w in data["dataset_words"]),
+                      opening_name_ends=frozenset(w.lower() for w in data["opening_name_ends"]))
 
 
 # -- the name in a title -----------------------------------------------------------
@@ -197,7 +200,7 @@ class TitleProposals:
         lex = self.lex
         words: list[str] = []
         for w in self._tokens(title):
-            if w.lower() in self.rules.not_name_words or w.lower() in ("for", "with"):
+            if w.lower() in self.rules.not_name_words or w.lower() in self.rules.opening_name_ends:
                 break
             words.append(w)
         if not 2 <= len(words) <= _MAX_NAME_WORDS or _has_punct(words) \

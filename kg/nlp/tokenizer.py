@@ -5,23 +5,21 @@ spaCy's English rules split "BERT-base" at the hyphen, "BDD100K" before the
 entities kg looks for, so the rules are narrowed: no split at a hyphen inside
 a word, no unit suffixes; a full stop after a name ("ViT.") is still split off,
 and "et al." / "e.g." / "Fig." stay single tokens so that sentence splitting
-does not stop at them. The text is cleaned first (kg.nlp.cleanup), with every
+does not stop at them (rule family "sentences", key "abbreviations"). The text is cleaned first (kg.nlp.cleanup), with every
 character keeping its offset, so token offsets point into the original text.
 """
 
 from __future__ import annotations
+
+from typing import Callable, Iterable
 
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
+from kg import rules as rule_files
 from kg.nlp.cleanup import clean
-
-# Abbreviations ending in a full stop that never end a sentence here.
-ABBREVIATIONS = ("al.", "e.g.", "i.e.", "vs.", "cf.", "etc.", "Fig.", "Figs.", "Eq.", "Eqs.", "Sec.", "Tab.",
-                 "approx.", "resp.", "w.r.t.", "i.i.d.", "Ref.", "Refs.", "No.", "Dr.", "Prof.", "St.", "Inc.",
-                 "viz.", "ca.", "a.k.a.", "aka.", "incl.", "esp.", "Vol.", "pp.")
 
 # Dashes between words that do split (an em dash is punctuation, a hyphen is part of a name).
 _DASH_INFIX = r"(?<=[A-Za-z0-9])(?:--|—|–)(?=[A-Za-z])"
@@ -74,8 +72,9 @@ def _exceptions(rules: dict) -> dict:
     return {k: v for k, v in rules.items() if k.isspace() or any(c.isalnum() for c in k) or k in ("'", "''", "’", "’’", "—")}
 
 
-def science_tokenizer(nlp: Language) -> Tokenizer:
-    """spaCy's English tokenizer with the narrowed rules described above."""
+def science_tokenizer(nlp: Language, rules: Iterable[str] = ()) -> Tokenizer:
+    """spaCy's English tokenizer with the narrowed rules described above;
+    `rules`: the user's rules files (the abbreviations kept whole)."""
     defaults = nlp.Defaults
     infixes = [p for p in defaults.infixes if not _is_hyphen_rule(p)] + [_DASH_INFIX]
     suffixes = [p for p in defaults.suffixes if not _is_unit_rule(p)] + [_FINAL_STOP]
@@ -88,19 +87,25 @@ def science_tokenizer(nlp: Language) -> Tokenizer:
         token_match=defaults.token_match,
         url_match=defaults.url_match,
     )
-    for abbr in ABBREVIATIONS:
+    for abbr in rule_files.load("sentences", rules)["abbreviations"]:
         tok.add_special_case(abbr, [{"ORTH": abbr}])
         if abbr[0].islower():
             tok.add_special_case(abbr.capitalize(), [{"ORTH": abbr.capitalize()}])
     return tok
 
 
-def cleaning_tokenizer(nlp: Language) -> CleaningTokenizer:
+def cleaning_tokenizer(nlp: Language, rules: Iterable[str] = ()) -> CleaningTokenizer:
     """The cleaning science tokenizer of `nlp`; given to a Language as its
     create_tokenizer, it is the only tokenizer the Language builds."""
-    return CleaningTokenizer(science_tokenizer(nlp))
+    return CleaningTokenizer(science_tokenizer(nlp, rules))
 
 
-def install(nlp: Language) -> None:
+def tokenizer_with_rules(rules: Iterable[str]) -> Callable[[Language], CleaningTokenizer]:
+    """A create_tokenizer for a Language: cleaning_tokenizer with the user's rules files."""
+    rules = tuple(str(p) for p in rules)
+    return lambda nlp: cleaning_tokenizer(nlp, rules)
+
+
+def install(nlp: Language, rules: Iterable[str] = ()) -> None:
     """Give `nlp` the cleaning science tokenizer."""
-    nlp.tokenizer = cleaning_tokenizer(nlp)
+    nlp.tokenizer = cleaning_tokenizer(nlp, rules)
