@@ -488,7 +488,7 @@ def _is_gain(s: Sentence, q: Quantity) -> bool:
         return True
     if q not in s.quantities:
         return False
-    run = next((r for r in runs(s.text, s.quantities) if q in r), [q])
+    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
     listed = run if len(run) > 1 else score_list(s, q)
     if any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in listed):
         return True
@@ -702,7 +702,7 @@ def _gain_unit(s: Sentence, q: Quantity, run_end: int) -> str | None:
 
 
 def _run_end(s: Sentence, q: Quantity) -> int:
-    for run in runs(s.text, s.quantities):
+    for run in runs(s.text, s.quantities, s.numbers):
         if q in run:
             return run[-1].end
     return q.end
