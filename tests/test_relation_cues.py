@@ -65,3 +65,18 @@ def test_heads_are_the_literal_openings_of_the_pieces() -> None:
         ("e.g.", "on par", "outperform", "result", "speed")
     assert heads(["(?:our|the) (?:main )?contribution", "we call(?: it)?", "i\\.e\\."]) == ("i.e.", "our ", "the ", "we call")
     assert heads(["\\d+ points", "a|b"]) == ()
+
+
+@pytest.mark.parametrize("breaks", [None, ["while", ";", "-", "]", "\n", "and so", ", but"], []])
+def test_the_clause_break_lookahead_finds_what_the_plain_alternation_finds(breaks) -> None:
+    from kg import rules
+    from kg.extract.relation_cues import _alt, _clause_break
+
+    breaks = rules.load("relation_cues", ())["clause_breaks"] if breaks is None else breaks
+    fast = _clause_break(breaks)
+    plain = re.compile(_alt([re.escape(b) if not b[0].isalnum() else rf"\b{re.escape(b)}\b" for b in breaks]), re.I)
+    parsed = parse(plain)
+    rnd = random.Random(str(breaks))
+    for _ in range(1500):
+        text = cue_text(parsed, _WORDS, rnd)
+        assert _spans(fast.finditer(text)) == _spans(plain.finditer(text)), text
