@@ -62,11 +62,12 @@ def token_columns(doc: Doc) -> Columns:
     text's str.lower(), as spaCy makes it (spacy.lang.lex_attrs.lower)."""
     if not len(doc):
         return Columns((), (), (), (), (), ())
-    idxs, lengths, spaces, puncts, alphas = doc.to_array(_COLUMN_ATTRS).T.tolist()
+    values = doc.to_array(_COLUMN_ATTRS)
+    idxs, lengths = values[:, :2].T.tolist()
+    spaces, puncts, alphas = values[:, 2:].astype(bool).T.tolist()
     text = doc_text(doc)
     texts = tuple([text[i:i + n] for i, n in zip(idxs, lengths)])
-    return Columns(texts, tuple([t.lower() for t in texts]), tuple(idxs),
-                   tuple(map(bool, spaces)), tuple(map(bool, puncts)), tuple(map(bool, alphas)))
+    return Columns(texts, tuple([t.lower() for t in texts]), tuple(idxs), tuple(spaces), tuple(puncts), tuple(alphas))
 
 
 def build_view(doc: Doc, columns: Columns, starts: list[int]) -> list[Tok]:
