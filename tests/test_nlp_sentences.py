@@ -82,3 +82,20 @@ def test_an_abbreviation_or_soft_terminal_added_by_a_rules_file(tmp_path) -> Non
     soft.write_text(json.dumps({"sentences": {"extend": {"soft_terminals": ["Thm."]}}}), encoding="utf-8")
     assert len(sentences(make_pipeline(rules=[kept, soft]), text)) == 2
     assert len(sentences(make_pipeline(rules=[kept, soft]), "See Thm. two for the proof.")) == 1
+def test_token_columns_hold_what_the_tokens_say(nlp) -> None:
+    from kg.nlp.tokens import Tok, token_columns, token_view
+
+    text = ("We train FooNet-2 on İstanbul data (7.9%), e.g. ſome “quoted” words.\n\nThen  GPT-4o wins; "
+            "ÉCOLE Straße café ½ x²!")
+    doc = nlp(text)
+    columns = token_columns(doc)
+    assert columns.texts == tuple(t.text for t in doc)
+    assert columns.lowers == tuple(t.lower_ for t in doc)
+    assert columns.idxs == tuple(t.idx for t in doc)
+    assert columns.is_space == tuple(t.is_space for t in doc)
+    assert columns.is_punct == tuple(t.is_punct for t in doc)
+    assert columns.is_alpha == tuple(t.is_alpha for t in doc)
+    assert all(type(x) is bool for x in columns.is_space + columns.is_punct + columns.is_alpha)
+    assert token_view(doc) == [Tok(t.i, t.text, t.lower_, t.idx, t.is_sent_start, t.sent.start, t.sent.end,
+                                   t.is_space, t.is_punct, t.is_alpha) for t in doc]
+    assert token_columns(nlp.make_doc("")) == ((),) * 6

@@ -86,12 +86,13 @@ def _write_entities(doc: Doc, entities: list[Entity]) -> None:
     spans = []
     for e in entities:
         span = Span(doc, e.start, e.end, label=e.label)
-        span._.kg_name = e.name
-        span._.aliases = e.aliases
-        span._.proposed = e.proposed
-        span._.canonical = e.canonical
-        span._.exact_match = e.exact_match
-        span._.source = e.source
+        ext = span._  # spaCy makes a new accessor on every span._
+        ext.kg_name = e.name
+        ext.aliases = e.aliases
+        ext.proposed = e.proposed
+        ext.canonical = e.canonical
+        ext.exact_match = e.exact_match
+        ext.source = e.source
         spans.append(span)
     group = SpanGroup(doc, name=SPAN_KEY, spans=spans)
     doc.spans[SPAN_KEY] = group

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from kg import rules
+from kg.nlp import scanning
 
 
 def _alt(pieces: list[str]) -> str:
@@ -68,6 +69,14 @@ class ProposalCues:
     lower_name_after_comma: frozenset[str]
     lower_name_ends: frozenset[str]
     not_after_subject: frozenset[str]
+    # The cues built on a cue list (_word_alt) -> the lower-case words each match begins with (scanning.heads).
+    heads: dict[str, tuple[str, ...]]
+
+    def matches(self, cue: str, text: str, lower: str | None) -> list[re.Match]:
+        """The matches of the cue named `cue` in `text`, as its finditer gives
+        them; tried only where one of its heads begins in `lower`, text.lower(),
+        or scanned when that is None (see kg.nlp.scanning.cue_matches)."""
+        return scanning.cue_matches(getattr(self, cue), self.heads.get(cue, ()), text, lower)
 
 
 def proposal_cues(extra: Iterable[str] = ()) -> ProposalCues:
@@ -83,28 +92,36 @@ def _proposal_cues(extra: tuple[str, ...]) -> ProposalCues:
 def compile_cues(data: dict[str, Any]) -> ProposalCues:
     """The patterns of a loaded "proposals" family (kg.rules.load)."""
     subjects, adverbs, verbs = _alt(data["subjects"]), _alt(data["subject_adverbs"]), _alt(data["opener_verbs"])
+    heads: dict[str, tuple[str, ...]] = {}
+
+    def word_cue(name: str, pieces: list[str], after: str) -> re.Pattern:
+        # A cue list's words, then `after`: every match begins with one of the pieces.
+        heads[name] = scanning.heads(pieces)
+        return re.compile(_word_alt(pieces) + after, re.I)
+
+    our_adjectives, our_nouns = _alt(data["our_adjectives"]), _alt(data["our_nouns"])
     return ProposalCues(
         # A verb is written as its stem: "s", "es", "d" or "ed" may follow ("proposes", "designed").
-        opener=re.compile(rf"{_word_alt(data['subjects'])}\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b", re.I),
+        opener=word_cue("opener", data["subjects"], rf"\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b"),
         subject=re.compile(rf"\b{subjects}\s", re.I),
-        joined_opener=re.compile(rf"{_word_alt(data['joined_subjects'])}\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b", re.I),
-        gerund=re.compile(rf"{_word_alt(data['gerund_openers'])}\b", re.I),
+        joined_opener=word_cue("joined_opener", data["joined_subjects"], rf"\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b"),
+        gerund=word_cue("gerund", data["gerund_openers"], r"\b"),
         # An opening colon or quote is part of the cue: the name starts after it.
-        naming=re.compile(rf"{_word_alt(data['naming_words'])}\b\s*[:\"“']?", re.I),
+        naming=word_cue("naming", data["naming_words"], r"\b\s*[:\"“']?"),
         naming_not_after=tuple(w.lower() for w in data["naming_not_after"]),
-        namely=re.compile(rf"{_word_alt(data['namely_words'])}(?!\w)\s*,?", re.I),
+        namely=word_cue("namely", data["namely_words"], r"(?!\w)\s*,?"),
         our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
-        novelty=re.compile(rf"{_word_alt(data['novelty_words'])}\b", re.I),
-        our=re.compile(rf"{_word_alt(['our'])} (?:{_alt(data['our_adjectives'])} )?{_alt(data['our_nouns'])}s?\s*[,(]\s*", re.I),
-        our_name=re.compile(rf"{_word_alt(['our'])}\s+(?:(?:{_alt(data['our_adjectives'])}|\w+-[\w-]+)\s+)?", re.I),
-        the_proposed=re.compile(rf"{_word_alt(data['the_proposed'])}\s+", re.I),
+        novelty=word_cue("novelty", data["novelty_words"], r"\b"),
+        our=word_cue("our", ["our"], rf" (?:{our_adjectives} )?{our_nouns}s?\s*[,(]\s*"),
+        our_name=word_cue("our_name", ["our"], rf"\s+(?:(?:{our_adjectives}|\w+-[\w-]+)\s+)?"),
+        the_proposed=word_cue("the_proposed", data["the_proposed"], r"\s+"),
         apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
                               re.I),
-        components=re.compile(rf"{_word_alt(data['component_cues'])}(?!\w)", re.I),
-        list_count=re.compile(rf"{_word_alt(data['list_counts'])}\b", re.I),
+        components=word_cue("components", data["component_cues"], r"(?!\w)"),
+        list_count=word_cue("list_count", data["list_counts"], r"\b"),
         list_marks=frozenset(data["list_marks"]),
         result_subject=re.compile(rf"(?:^|(?<=[.!?])\s+|\b{_alt(data['result_subject_after'])}\s+)", re.I),
-        result_verb=re.compile(rf"{_alt(data['result_verbs'])}\b", re.I),
+        result_verb=re.compile(rf"{_alt(data['result_verbs'])}\b", re.I),  # its heads: below
         result_adverbs=frozenset(data["result_adverbs"]),
         ours=re.compile(rf"\(\s*{_alt(data['ours_marks'])}\s*\)", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
@@ -122,4 +139,5 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         lower_name_after_comma=frozenset(data["lower_name_after_comma"]),
         lower_name_ends=frozenset(data["lower_name_ends"]),
         not_after_subject=frozenset(data["not_after_subject"]),
+        heads={**heads, "result_verb": scanning.heads(data["result_verbs"])},
     )

@@ -36,6 +36,7 @@ from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.patterns import is_name_like
 from kg.nlp.proposal_cues import ProposalCues, proposal_cues
+from kg.nlp.scanning import head_starts, heads_show_matches
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 if not Doc.has_extension("proposed_name"):
@@ -447,7 +448,7 @@ def make_proposals(nlp: Language, name: str, rules: list[str]):
     return lambda doc: find_proposals(doc, lex, cues)
 
 
-def _components(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
+def _components(v: list[Tok], idxs: tuple[int, ...], text: str, lower: str | None, lex: Lexicon, cues: ProposalCues,
                 pairs: dict[int, Name], known: set[Name], tasks: set[Name],
                 found: list[tuple[Name, str]]) -> list[tuple[Name, str]]:
     """ "Our FooNet consists of two modules: BarNorm (BN) and BazPool": the
@@ -455,7 +456,7 @@ def _components(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cu
     "our ...", "the proposed ...") or introduces something before the cue."""
     out = []
     names_before = {view_text(v, text, a, b) for (a, b), _ in found}
-    for m in cues.components.finditer(text):
+    for m in cues.matches("components", text, lower):
         before = _sentence_before(v, idxs, text, m.start())
         if not (cues.our_name.search(before) or cues.the_proposed.search(before)
                 or _introduced_before(v, idxs, text, m.start(), cues) or any(n in before for n in names_before)):
@@ -466,16 +467,18 @@ def _components(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cu
 
 
 def _listed(v: list[Tok], idxs: tuple[int, ...], texts: tuple[str, ...], text: str, lex: Lexicon, cues: ProposalCues,
-            abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name]) -> list[tuple[Name, str]]:
+            abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name],
+            openers: list[re.Match]) -> list[tuple[Name, str]]:
     """ "we present two embedding layers: (a) Foo Bar (FB) and (b) ...", "we
     propose two simple modifications - clipped softmax and gated attention":
     after an opener and a count ("two", "several") the names listed after a
     colon or dash are the paper's own. Lower-case items count only as a list
     of two or more items of two to four words each ("signal and noise" is no
-    list of names). Not the short forms of names defined before ("DLMs")."""
+    list of names). Not the short forms of names defined before ("DLMs").
+    `openers`: the matches of cues.opener in the text."""
     pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
     out = []
-    for m in cues.opener.finditer(text):
+    for m in openers:
         i = _token_at(v, idxs, m.end())
         if i is None:
             continue
@@ -547,22 +550,26 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     out = candidates(doc)
     known = {(c.start, c.end) for c in out if c.source == "gazetteer"}
     tasks = {(c.start, c.end) for c in out if c.label == "Task" or c.label == "Metric" and c.source == "gazetteer"}
+    lower = text.lower()
+    if not heads_show_matches(text, lower):
+        lower = None  # the cues scan the text (ProposalCues.matches)
     # "so-called X", "a phenomenon called X": the words right before cancel the cue.
-    called = [m for m in cues.naming.finditer(text)
+    called = [m for m in cues.matches("naming", text, lower)
               if not text[max(0, m.start() - 20):m.start()].lower().endswith(cues.naming_not_after)]
     called_at = [m.start() for m in called]
+    openers = cues.matches("opener", text, lower)
     no_stop: frozenset[str] = frozenset()
     # In the order they are tried: (pattern, matches, words that end the search, window).
     # After "called", "our method," or "the proposed" the name comes at once.
     tried = (
-        (cues.opener, cues.opener.finditer(text), cues.scan_stop, _WINDOW),
-        (cues.gerund, cues.gerund.finditer(text), cues.scan_stop, _WINDOW),
-        (cues.joined_opener, cues.joined_opener.finditer(text), cues.scan_stop, _WINDOW),
+        (cues.opener, openers, cues.scan_stop, _WINDOW),
+        (cues.gerund, cues.matches("gerund", text, lower), cues.scan_stop, _WINDOW),
+        (cues.joined_opener, cues.matches("joined_opener", text, lower), cues.scan_stop, _WINDOW),
         (cues.naming, called, no_stop, 3),
-        (cues.namely, cues.namely.finditer(text), no_stop, 3),
-        (cues.our, cues.our.finditer(text), no_stop, 2),
-        (cues.our_name, cues.our_name.finditer(text), cues.scan_stop, 1),
-        (cues.the_proposed, cues.the_proposed.finditer(text), cues.scan_stop, 1),
+        (cues.namely, cues.matches("namely", text, lower), no_stop, 3),
+        (cues.our, cues.matches("our", text, lower), no_stop, 2),
+        (cues.our_name, cues.matches("our_name", text, lower), cues.scan_stop, 1),
+        (cues.the_proposed, cues.matches("the_proposed", text, lower), cues.scan_stop, 1),
     )
     for rx, matches, stop, window in tried:
         for m in matches:
@@ -614,11 +621,11 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                 if opener or rx is cues.naming or rx is cues.namely:
                     found.extend((more, _label(v, text, m.end(), more, cues))
                                  for more in _coordinated(v, name, lex, pairs, known, named=not opener))
-    found.extend(_components(v, idxs, text, lex, cues, pairs, known, tasks, found))
-    found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks))
+    found.extend(_components(v, idxs, text, lower, lex, cues, pairs, known, tasks, found))
+    found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks, openers))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
     if not found:
-        found.extend(_result_subjects(v, idxs, text, lex, cues, pairs, known, tasks))
+        found.extend(_result_subjects(v, idxs, text, lower, lex, cues, pairs, known, tasks))
     kept: list[tuple[Name, str]] = []
     for (start, end), label in found:
         if view_text(v, text, start, end).lower() in lex.generic_terms:
@@ -631,13 +638,17 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     return doc
 
 
-def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
-                     pairs: dict[int, Name], known: set[Name], tasks: set[Name]) -> list[tuple[Name, str]]:
+def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lower: str | None, lex: Lexicon,
+                     cues: ProposalCues, pairs: dict[int, Name], known: set[Name],
+                     tasks: set[Name]) -> list[tuple[Name, str]]:
     """ "Experiment results show that ICN contributes to better diversity",
     "Extended Mind Transformers outperform today's state of the art": in an
     abstract where no cue found a proposal, a name the gazetteer does not know
     that opens a sentence (or follows "show that") and does better than others
     is the paper's own."""
+    if lower is not None and not any(cues.result_verb.match(text, i)
+                                     for i in head_starts(lower, cues.heads["result_verb"])):
+        return []  # no verb of a result: most texts, and each sentence would be visited for nothing
     out = []
     for m in cues.result_subject.finditer(text):
         i = _token_at(v, idxs, m.end())

@@ -8,8 +8,10 @@ once into a Tok, a tuple with named fields, and the rules read those.
 
 from __future__ import annotations
 
+from itertools import chain, compress, repeat
 from typing import Iterable, NamedTuple, Sequence
 
+from spacy.attrs import IDX, IS_ALPHA, IS_PUNCT, IS_SPACE, LENGTH
 from spacy.tokens import Doc
 
 
@@ -50,20 +52,37 @@ class Columns(NamedTuple):
     is_alpha: tuple[bool, ...]
 
 
+_COLUMN_ATTRS = [IDX, LENGTH, IS_SPACE, IS_PUNCT, IS_ALPHA]
+
+
 def token_columns(doc: Doc) -> Columns:
-    """The Columns of `doc`'s tokens."""
-    rows = [(t.text, t.lower_, t.idx, t.is_space, t.is_punct, t.is_alpha) for t in doc]
-    return Columns(*zip(*rows)) if rows else Columns((), (), (), (), (), ())
+    """The Columns of `doc`'s tokens. Read with one Doc.to_array, not token
+    by token (a spaCy Token is built afresh on every `doc[i]`): a token's text
+    is the stretch of the Doc's text at its offset, and its lower_ is that
+    text's str.lower(), as spaCy makes it (spacy.lang.lex_attrs.lower)."""
+    if not len(doc):
+        return Columns((), (), (), (), (), ())
+    values = doc.to_array(_COLUMN_ATTRS)
+    idxs, lengths = values[:, :2].T.tolist()
+    spaces, puncts, alphas = values[:, 2:].astype(bool).T.tolist()
+    text = doc_text(doc)
+    texts = tuple([text[i:i + n] for i, n in zip(idxs, lengths)])
+    return Columns(texts, tuple([t.lower() for t in texts]), tuple(idxs), tuple(spaces), tuple(puncts), tuple(alphas))
 
 
 def build_view(doc: Doc, columns: Columns, starts: list[int]) -> list[Tok]:
     """The view from the token columns and the sentence start indices."""
-    view = []
-    for start, end in zip(starts, starts[1:] + [len(columns.texts)]):
-        for i in range(start, end):
-            # In Tok's field order (passing them by keyword costs as much as the rest of the view).
-            view.append(Tok(i, columns.texts[i], columns.lowers[i], columns.idxs[i], i == start, start, end,
-                            columns.is_space[i], columns.is_punct[i], columns.is_alpha[i]))
+    n = len(columns.texts)
+    bounds = list(zip(starts, starts[1:] + [n]))
+    opens = [False] * n
+    for start in starts:
+        opens[start] = True
+    # Each token's sentence bounds: each sentence's start and end, repeated once per token of it.
+    sent_starts = chain.from_iterable(repeat(start, end - start) for start, end in bounds)
+    sent_ends = chain.from_iterable(repeat(end, end - start) for start, end in bounds)
+    # Tok's fields in order, column by column: one Tok per row, built without a Python loop over the tokens.
+    view = list(map(Tok._make, zip(range(n), columns.texts, columns.lowers, columns.idxs, opens, sent_starts,
+                                   sent_ends, columns.is_space, columns.is_punct, columns.is_alpha)))
     doc.user_data["kg_view"] = view
     doc.user_data["kg_columns"] = columns
     doc.user_data["kg_sentence_starts"] = starts
@@ -101,8 +120,10 @@ def sentence_starts_of(doc: Doc) -> list[int]:
 
 def positions(words: Sequence[str], wanted: Iterable[str], start: int = 0) -> list[int]:
     """Indices (from `start`, ascending) of the items of `words` that equal one of `wanted`."""
-    wanted = set(wanted)
-    return [i for i in range(start, len(words)) if words[i] in wanted]
+    if not isinstance(wanted, (set, frozenset)):
+        wanted = set(wanted)
+    # The test of each word runs in C (map, compress), not in a Python loop over the words.
+    return list(compress(range(start, len(words)), map(wanted.__contains__, words[start:])))
 
 
 def doc_text(doc: Doc) -> str:
