@@ -157,6 +157,12 @@ def test_a_new_phrasing_is_one_edit_of_a_rules_file(tmp_path: Path) -> None:
     assert proposed(make_pipeline(rules=[path])) == {"FooNet"}
 
 
+def test_herein_we_present_names_the_proposal() -> None:
+    """The issue's example opener: "we present" is a subject and an opener verb, whatever comes before."""
+    doc = make_pipeline()("Herein we present FooNet, a detector for road signs.")
+    assert {s._.kg_name for s in doc.spans["entities"] if s._.proposed} == {"FooNet"}
+
+
 # -- kinds of phrasing, each with sentences written for it -------------------------------
 @pytest.fixture(scope="module")
 def nlp():
