@@ -479,3 +479,19 @@ def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, 
     check = {"qualifier": "fullmatch", "method_link": "match"}.get(rule, "search")
     assert not getattr(getattr(result_rules(), rule), check)(text)
     assert getattr(getattr(result_rules([path]), rule), check)(text)
+
+
+@pytest.mark.parametrize("piece", PIECES["trained_on_words"])
+def test_each_trained_on_word_makes_the_dataset_after_it_training_data(nlp, piece):
+    text = "We propose FooNet, a reader. FooNet, {}on Alpha-QA, reads well."
+    doc = annotate(nlp, text.format(_example(piece) + " "), READER, ("FooNet",))
+    assert evaluations(doc) == set(), _example(piece)
+    assert evaluations(annotate(nlp, text.format("tested "), READER, ("FooNet",))) == {("FooNet", "Alpha-QA")}
+
+
+@pytest.mark.parametrize("piece", PIECES["pretrained_on_words"])
+def test_each_pretrained_on_word_keeps_a_dataset_trained_on_as_the_test_set(nlp, piece):
+    """Where every dataset of a sentence is training data, one trained on (not pre-trained on) is still tested."""
+    text = "We propose FooNet, a reader. FooNet, {} on Beta-QA and trained on Alpha-QA, reaches 81.2% accuracy."
+    found = evaluations(annotate(nlp, text.format(_example(piece)), READER, ("FooNet",)))
+    assert ("FooNet", "Beta-QA") not in found, _example(piece)

@@ -30,7 +30,7 @@ from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
                                 named_for_training, plain_score, previous_in_list, respective, respective_metric,
-                                result_rules, result_setting, score_list)
+                                result_rules, result_setting, rules_of, score_list)
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 
@@ -588,7 +588,7 @@ def _test_datasets(s: Sentence) -> list[Mention]:
     tested = [d for d in datasets if not _training_data(s, d)]
     if tested or not datasets:
         return tested
-    return [d for d in datasets if not _PRETRAINED_ON.search(s.text[max(0, d.start - 60):d.start])]
+    return [d for d in datasets if not rules_of(s).pretrained_on.search(s.text[max(0, d.start - 60):d.start])]
 
 
 def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
@@ -864,11 +864,8 @@ def _evaluations_on_own_data(s: Sentence, found: _Relations) -> None:
 
 def _training_data(s: Sentence, d: Mention) -> bool:
     """ "trained on D", "pre-trained on D", "the training set of D"."""
-    return bool(_TRAINED_ON.search(s.text[max(0, d.start - 60):d.start])) or \
+    return bool(rules_of(s).trained_on.search(s.text[max(0, d.start - 60):d.start])) or \
         named_for_training(s, _clause_start(s, d.start), d)
-
-
-_PRETRAINED_ON = re.compile(r"\bpre-?train\w*\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
 
 
 def _evaluations_of_results(found: _Relations) -> None:
@@ -880,8 +877,6 @@ def _evaluations_of_results(found: _Relations) -> None:
                 found.by_key[key] = {"s": rel["s"], "p": "evaluatedOn", "o": rel["dataset"],
                                      "span": rel["span"], "confidence": rel["confidence"]}
 
-
-_TRAINED_ON = re.compile(r"\b(?:pre-?train\w*|trained)\s+(?:[\w-]+\s+){0,3}?on\s+(?:the\s+)?$", re.I)
 
 
 def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:

@@ -50,6 +50,8 @@ class ResultRules:
     change_before: re.Pattern  # ends where the number begins: "reduces memory by "
     method_link: re.Pattern  # matched right after a number's metric words: " for "
     training_data: re.Pattern  # ends where the dataset begins: "of the ", "from "
+    trained_on: re.Pattern  # ends where the dataset begins: "trained on ", "pre-trained on the "
+    pretrained_on: re.Pattern  # the same for pre-training only
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
@@ -82,6 +84,9 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         method_link=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,2}}?{_alt(data['method_links'])}\s+(?:the\s+)?", re.I),
         training_data=re.compile(
             rf"\b{_alt(data['training_data_links'])}\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){{0,3}}?$", re.I),
+        trained_on=re.compile(rf"\b{_alt(data['trained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$", re.I),
+        pretrained_on=re.compile(rf"\b{_alt(data['pretrained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$",
+                                 re.I),
         pieces={k: list(v) for k, v in data.items()},
     )
 
