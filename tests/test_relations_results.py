@@ -495,3 +495,31 @@ def test_each_pretrained_on_word_keeps_a_dataset_trained_on_as_the_test_set(nlp,
     text = "We propose FooNet, a reader. FooNet, {} on Beta-QA and trained on Alpha-QA, reaches 81.2% accuracy."
     found = evaluations(annotate(nlp, text.format(_example(piece)), READER, ("FooNet",)))
     assert ("FooNet", "Beta-QA") not in found, _example(piece)
+
+
+def _margins(text: str) -> list[str]:
+    from kg.extract import Extractor
+    from kg.model import Abstract
+
+    record = Extractor().record(Abstract("p", text))
+    return sorted(r["value"] for r in record["relations"] if r["p"] == "improvesOver" and r.get("value"))
+
+
+_LISTED_MARGINS = "We propose FooNet. FooNet outperforms BarNet by 2.1% on Alpha-QA and {}3.4% on Beta-QA."
+
+
+def test_a_number_listed_after_a_margin_is_a_margin_too():
+    assert _margins(_LISTED_MARGINS.format("")) == ["2.1", "3.4"]
+
+
+@pytest.mark.parametrize("piece", PIECES["score_words"])
+def test_each_score_word_makes_the_number_after_it_a_score_not_a_margin(piece):
+    word = _example(piece)
+    # A word piece stands after a space; "=" and ":" right after a word ("F1= 3.4%").
+    before = f"{word} " if word[:1].isalnum() else f"x{word} "
+    assert _margins(_LISTED_MARGINS.format(before)) == ["2.1"], before
+
+
+@pytest.mark.parametrize("qualifier", PIECES["score_qualifiers"])
+def test_each_score_qualifier_may_stand_between_the_score_word_and_the_number(qualifier):
+    assert _margins(_LISTED_MARGINS.format(f"reaching {qualifier} ")) == ["2.1"], qualifier

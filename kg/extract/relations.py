@@ -636,9 +636,7 @@ def _in_brackets(s: Sentence, q: Quantity) -> bool:
 
 def _score_context(s: Sentence, q: Quantity) -> bool:
     """ "achieves 88.5%", "an accuracy of 88.5%": a score, not a margin."""
-    before = s.text[max(0, q.start - 30):q.start]
-    return bool(re.search(r"(?:\b(?:of|=|:|to|reach\w*|achiev\w*|attain\w*|obtain\w*)\s+(?:only\s+|just\s+|about\s+|around\s+|nearly\s+)?~?)$",
-                          before, re.I))
+    return bool(rules_of(s).score_context.search(s.text[max(0, q.start - 30):q.start]))
 
 
 def _paren_after_method(s: Sentence, q: Quantity) -> bool:

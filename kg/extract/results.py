@@ -52,6 +52,7 @@ class ResultRules:
     training_data: re.Pattern  # ends where the dataset begins: "of the ", "from "
     trained_on: re.Pattern  # ends where the dataset begins: "trained on ", "pre-trained on the "
     pretrained_on: re.Pattern  # the same for pre-training only
+    score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
@@ -87,6 +88,8 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         trained_on=re.compile(rf"\b{_alt(data['trained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$", re.I),
         pretrained_on=re.compile(rf"\b{_alt(data['pretrained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$",
                                  re.I),
+        score_context=re.compile(
+            rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
         pieces={k: list(v) for k, v in data.items()},
     )
 
