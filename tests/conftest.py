@@ -19,6 +19,15 @@ def shared_file(rel: str) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def nlp():
+    """kg's pipeline up to the settled entities, built once per test module
+    (a module that needs another pipeline defines its own `nlp`)."""
+    from kg.nlp import make_pipeline
+
+    return make_pipeline()
+
+
 @pytest.fixture
 def shared() -> callable:
     return shared_file

@@ -7,16 +7,7 @@ import pytest
 from kg.extract import Extractor
 from kg.model import Abstract
 from kg.nlp import make_pipeline
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    return make_pipeline()
-
-
-def entities(nlp, text: str) -> set[tuple[str, str]]:
-    doc = nlp(text)
-    return {(s.text, s.label_) for s in doc.spans["entities"]}
+from entity_helpers import entities
 
 
 def proposed(nlp, text: str) -> set[tuple[str, str]]:

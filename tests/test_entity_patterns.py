@@ -11,16 +11,7 @@ import pytest
 from kg import rules
 from kg.nlp import make_pipeline
 from kg.nlp.lexicon import lexicon
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    return make_pipeline()
-
-
-def entities(nlp, text: str) -> set[tuple[str, str]]:
-    doc = nlp(text)
-    return {(s.text, s.label_) for s in doc.spans["entities"]}
+from entity_helpers import entities
 
 
 def test_every_key_is_documented():

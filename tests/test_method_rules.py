@@ -4,17 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.nlp import make_pipeline
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    return make_pipeline()
-
-
-def entities(nlp, text: str) -> set[tuple[str, str]]:
-    doc = nlp(text)
-    return {(s.text, s.label_) for s in doc.spans["entities"]}
+from entity_helpers import entities
 
 
 @pytest.mark.parametrize("text", [
