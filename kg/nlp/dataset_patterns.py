@@ -8,7 +8,7 @@ from __future__ import annotations
 from kg.nlp.candidates import Candidate
 from kg.nlp.lexicon import Lexicon
 from kg.nlp.name_shapes import is_name_like
-from kg.nlp.tokens import Tok
+from kg.nlp.tokens import Tok, phrase_at
 
 
 def dataset_cue_candidates(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
@@ -90,7 +90,7 @@ def names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candid
                 k += 1
                 opened = True
                 continue
-            n = _opener_length(v, k, end, shapes.list_openers)
+            n = phrase_at(v, k, end, shapes.list_openers)
             if listed and (n or v[k].text in (":", "(")):
                 k += n or 1
                 opened = True
@@ -126,14 +126,6 @@ def names_after_cues(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candid
         if not counted or len(items) >= 2:  # without an opener, only a list shows the names are the datasets
             out += items
     return out
-
-
-def _opener_length(v: list[Tok], k: int, end: int, openers: tuple[tuple[str, ...], ...]) -> int:
-    """How many tokens from `k` on spell one of `openers` ("such as"), or 0."""
-    for words in openers:
-        if k + len(words) <= end and all(v[k + n].lower_ == w for n, w in enumerate(words)):
-            return len(words)
-    return 0
 
 
 def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from kg.nlp.candidates import Candidate
 from kg.nlp.lexicon import Lexicon
-from kg.nlp.tokens import Tok
+from kg.nlp.tokens import Tok, phrase_at
 
 # A listed item is at most this many words.
 _MAX_ITEM = 4
@@ -78,7 +78,7 @@ def methods_after_cues(v: list[Tok], found: list[Candidate], lex: Lexicon, cues:
         end = v[i].sent_end
         if k < end and v[k].text == ",":
             k += 1
-        n = _opener_at(v, k, end, shapes.list_openers)
+        n = phrase_at(v, k, end, shapes.list_openers)
         if not n and not (k < end and v[k].text == ":"):
             continue
         if spans is None:
@@ -87,14 +87,6 @@ def methods_after_cues(v: list[Tok], found: list[Candidate], lex: Lexicon, cues:
             if not item.known:
                 _add(v, item.start, item.end, lex, seen, out)
     return out
-
-
-def _opener_at(v: list[Tok], k: int, end: int, openers: tuple[tuple[str, ...], ...]) -> int:
-    """How many tokens from `k` on spell one of `openers` ("such as"), or 0."""
-    for words in openers:
-        if k + len(words) <= end and all(v[k + n].lower_ == w for n, w in enumerate(words)):
-            return len(words)
-    return 0
 
 
 def names_of_tasks(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:

@@ -126,6 +126,15 @@ def positions(words: Sequence[str], wanted: Iterable[str], start: int = 0) -> li
     return list(compress(range(start, len(words)), map(wanted.__contains__, words[start:])))
 
 
+def phrase_at(v: list[Tok], k: int, end: int, phrases: Iterable[tuple[str, ...]]) -> int:
+    """How many tokens from `k` (before `end`) spell one of `phrases`, lower-case
+    word tuples such as ("such", "as"); 0 when none does."""
+    for words in phrases:
+        if k + len(words) <= end and all(v[k + n].lower_ == w for n, w in enumerate(words)):
+            return len(words)
+    return 0
+
+
 def doc_text(doc: Doc) -> str:
     """The Doc's text; kept by the tokenizer, since Doc.text re-joins every token."""
     text = doc.user_data.get("kg_text")
