@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from kg import __version__
+from kg.model import ExtractOptions
 
 DEFAULT_OUT = "outputs"
 
@@ -72,9 +73,7 @@ def _strict_refusal(args: argparse.Namespace) -> int | None:
 
 
 # -- extract ------------------------------------------------------------------
-def _extract_options(args: argparse.Namespace) -> "ExtractOptions":
-    from kg.model import ExtractOptions
-
+def _extract_options(args: argparse.Namespace) -> ExtractOptions:
     return ExtractOptions(gazetteers=tuple(args.gazetteer), rules=tuple(getattr(args, "rules", ())),
                           min_confidence=getattr(args, "min_confidence", 0.0))
 
