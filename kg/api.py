@@ -123,7 +123,7 @@ def python_value(term: Any) -> Any:
     return str(term)  # an RDF-star triple
 
 
-def _rows(results) -> Rows | bool:
+def to_rows(results) -> Rows | bool:
     import pyoxigraph as ox
 
     if isinstance(results, bool) or isinstance(results, ox.QueryBoolean):
@@ -364,7 +364,7 @@ class Graph:
         store = self._open_store()
         with _cli_errors():
             check_query(sparql)
-            return _rows(store.query(sparql))
+            return to_rows(store.query(sparql))
 
     def ask(self, name: str, **params: Any) -> Rows:
         """Run the ready question `name` (`kg query --list`, or kg.questions()) with
@@ -375,7 +375,7 @@ class Graph:
         store = self._open_store()
         with _cli_errors():
             text = ready_query(store, name, {k: str(v) for k, v in params.items()})
-            return _rows(store.query(text))
+            return to_rows(store.query(text))
 
     # -- other libraries ---------------------------------------------------------
     def to_rdflib(self):
