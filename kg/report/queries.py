@@ -86,7 +86,8 @@ TOP_METRICS = _top("metrics", "metrics", "mls:EvaluationMeasure")
 
 PAIRS = Question(
     "pairs", "The most reported dataset and metric pairs",
-    f"Scores reported for each pair of dataset and metric; the {LEADERBOARDS} first get a leaderboard below.",
+    f"Papers and scores reported for each pair of dataset and metric (bars: scores); the {LEADERBOARDS} "
+    "reported in the most papers get a leaderboard below.",
     _q(f"""
 SELECT ?dataset ?metric (SAMPLE(?dl) AS ?datasetLabel) (SAMPLE(?ml) AS ?metricLabel)
        (COUNT(DISTINCT ?result) AS ?scores) (COUNT(DISTINCT ?paper) AS ?papers) WHERE {{
