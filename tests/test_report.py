@@ -100,3 +100,10 @@ def test_kg_report_defaults_and_errors(demo_build, tmp_path, capsys):
     assert (build / "report.html").exists()
     assert main(["report", "--store", str(tmp_path / "none")]) == 2
     assert "no store at" in capsys.readouterr().err
+
+
+def test_an_empty_graph_gives_a_page_that_says_so(tmp_path):
+    import kg
+    with kg.build([], tmp_path / "empty", view=False) as g:
+        page = g.report(tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<svg" not in page and page.count("Nothing to draw") == len(re.findall(r"<section", page)) >= 10

@@ -64,7 +64,7 @@ def bars(labels: Sequence[str], values: Sequence[float], *, xlabel: str, color: 
         ax.set_xlabel(xlabel)
         if value_text is None:  # counts: no tick between two whole numbers
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        texts = value_text if value_text is not None else [_number(v) for v in values]
+        texts = value_text if value_text is not None else [number(v) for v in values]
         for yi, v, t in zip(y, values, texts):
             ax.annotate(_plain(t), (max(float(v), 0.0), yi), xytext=(3, 0), textcoords="offset points",
                         va="center", fontsize=9)
@@ -83,7 +83,7 @@ def stacked(labels: Sequence[str], parts: dict[str, Sequence[float]], colors: Se
             ax.barh(y, values, left=left, color=color, height=0.6, label=_plain(name))
             for yi, l, v in zip(y, left, values):
                 if v:
-                    ax.annotate(_number(v), (l + v / 2, yi), ha="center", va="center", fontsize=9, color="white")
+                    ax.annotate(number(v), (l + v / 2, yi), ha="center", va="center", fontsize=9, color="white")
             left = [a + b for a, b in zip(left, values)]
         ax.set_yticks(y, [_short(str(l)) for l in labels])
         ax.set_xlabel(xlabel)
@@ -105,13 +105,14 @@ def columns(labels: Sequence[str], values: Sequence[float], colors: Sequence[str
         ax.set_ylabel(ylabel)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         for xi, v in zip(x, values):
-            ax.annotate(_number(v), (xi, float(v)), xytext=(0, 2), textcoords="offset points", ha="center",
+            ax.annotate(number(v), (xi, float(v)), xytext=(0, 2), textcoords="offset points", ha="center",
                         fontsize=9)
         ax.margins(y=0.12)
         return svg(fig)
 
 
-def _number(v) -> str:
+def number(v) -> str:
+    """A count with thousands separators, or a value with no trailing zeros."""
     f = float(v)
     if f == int(f) and abs(f) < 1e15:
         return f"{int(f):,}"

@@ -71,7 +71,7 @@ def _leaderboard(store: KGStore, n: int, pair: dict) -> Section:
              "method and paper.")
     labels = [f"{r['methodLabel']} ({r['paperId']})" for r in rows]
     values = [r["value"] for r in rows]
-    texts = [f"{charts._number(r['value'])}{' ' + r['unit'] if r['unit'] else ''}" for r in rows]
+    texts = [f"{charts.number(r['value'])}{' ' + r['unit'] if r['unit'] else ''}" for r in rows]
     drawn = charts.bars(labels, values, xlabel=pair["metricLabel"], value_text=texts) if rows else None
     return Section(f"leaderboard-{n}", title, about, sparql, drawn)
 
