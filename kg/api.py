@@ -72,9 +72,10 @@ def frame(rows: Iterable[Mapping]):
 
 
 @contextmanager
-def _cli_errors():
+def _cli_errors(writing: bool = False):
     """The library's exceptions that the command line turns into its error
-    messages, raised as KGError with the same text."""
+    messages, raised as KGError with the same text. `writing`: an OSError is
+    an output that cannot be written, as the command line reports it."""
     from kg.extract.dask_runner import DaskError
     from kg.io.gazetteer_files import GazetteerError
     from kg.rules import RulesError
@@ -92,6 +93,11 @@ def _cli_errors():
         raise KGError(f"SPARQL syntax error: {err}") from err
     except (StoreError, DaskError, ValueError) as err:  # ValueError: ready questions, refused queries
         raise KGError(str(err)) from err
+    except OSError as err:
+        if not writing:
+            raise
+        where = f" {err.filename}" if err.filename else ""
+        raise KGError(f"cannot write{where}: {err.strerror or err}") from err
 
 
 # -- values ---------------------------------------------------------------------
@@ -287,7 +293,7 @@ def build(inputs: Any = None, out_dir: str | os.PathLike = "outputs", *, fmt: st
     from kg.build import build as run_build, demo_corpus
 
     options = _options(gazetteers, rules, min_confidence)
-    with _cli_errors(), _input_files(inputs if inputs is not None else [demo_corpus()]) as files:
+    with _cli_errors(writing=True), _input_files(inputs if inputs is not None else [demo_corpus()]) as files:
         if strict:
             _refuse_if_strict(files, fmt)
         summary = run_build(files, out_dir, fmt=fmt, options=options, view=view, workers=workers, dask=dask)
@@ -388,7 +394,10 @@ class Graph:
         buf = io.BytesIO()
         self._open_store().dump(buf, "nq")
         ds = rdflib.Dataset(default_union=True)
-        ds.parse(data=buf.getvalue().decode("utf-8"), format="nquads")
+        with warnings.catch_warnings():
+            # rdflib's own N-Quads parser uses a Dataset attribute that rdflib deprecates.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            ds.parse(data=buf.getvalue().decode("utf-8"), format="nquads")
         return ds
 
     def to_networkx(self):
@@ -407,7 +416,7 @@ class Graph:
 
         self._open_store()
         self._release_store()  # the change swaps the store folder
-        with _cli_errors(), _input_files(inputs) as files:
+        with _cli_errors(writing=True), _input_files(inputs) as files:
             if strict:
                 _refuse_if_strict(files, fmt)
             summary = run_update(files, self.out_dir, fmt=fmt, options=self.options, view=self.view,
@@ -425,7 +434,7 @@ class Graph:
             ids = [ids]
         self._open_store()
         self._release_store()
-        with _cli_errors():
+        with _cli_errors(writing=True):
             summary = run_remove(list(ids), self.out_dir, gazetteers=self.options.gazetteers, view=self.view)
         self.summary = summary
         return summary
@@ -433,7 +442,7 @@ class Graph:
     def report(self, out: str | os.PathLike) -> Path:
         """Write the HTML report with charts, as `kg report` does; returns its path."""
         from kg.report.page import write_report
-        with _cli_errors():
+        with _cli_errors(writing=True):
             return write_report(self._open_store(), out)
 
     def close(self) -> None:

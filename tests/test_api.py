@@ -198,3 +198,10 @@ def test_unreadable_input_warns_or_with_strict_refuses(tmp_path):
     with pytest.raises(kg.KGError, match="strict: 1 input record"):
         kg.build(bad, tmp_path / "b", view=False, strict=True)
     assert not (tmp_path / "b" / "store").exists(), "nothing written"
+
+
+def test_an_output_that_cannot_be_written_is_a_kg_error(built, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    with kg.open(built) as g, pytest.raises(kg.KGError, match="cannot write"):
+        g.report(blocker / "report.html")
