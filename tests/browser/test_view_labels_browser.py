@@ -61,7 +61,7 @@ CANVAS_TEXTS = """() => new Promise(done => {
 def open_labelled(open_view, html):
     view = open_view(html, width=900, height=600)
     page = view.page
-    page.wait_for_function("document.documentElement.getAttribute('data-kg-labelled') === '1'", timeout=30_000)
+    page.wait_for_function("() => document.documentElement.getAttribute('data-kg-labelled') === '1'", timeout=30_000)
     page.wait_for_timeout(200)  # the drawing after the labels' update
     return view
 
@@ -103,8 +103,8 @@ def test_labels_do_not_overlap_and_shrink_back_when_zoomed_in(open_view, hubs):
             apart = a[1] <= b[0] or b[1] <= a[0] or abs(a[2] - b[2]) > 13
             assert apart, (a, b)
     page.evaluate("kgView.network.moveTo({scale: 1.5, animation: false})")
-    page.wait_for_function("kgView.labelled().length === 0", timeout=5000)
+    page.wait_for_function("() => kgView.labelled().length === 0", timeout=5000)
     sizes = page.evaluate("kgView.data.labelled.map(i => kgView.network.body.nodes[i].labelModule.fontOptions.size)")
     assert set(sizes) == {14}
     page.evaluate("kgView.network.fit({animation: false})")
-    page.wait_for_function("kgView.labelled().length > 0", timeout=5000)
+    page.wait_for_function("() => kgView.labelled().length > 0", timeout=5000)
