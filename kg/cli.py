@@ -247,6 +247,18 @@ def cmd_view(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- report -------------------------------------------------------------------
+def cmd_report(args: argparse.Namespace) -> int:
+    from kg.report.page import write_report
+    from kg.store import KGStore
+
+    store = KGStore.at(args.store, read_only=True)
+    out = Path(args.output) if args.output else store.path.parent / "report.html"
+    write_report(store, out)
+    print(f"kg: wrote {out}", file=sys.stderr)
+    return 0
+
+
 # -- eval ---------------------------------------------------------------------
 def cmd_eval(args: argparse.Namespace) -> int:
     from kg.eval import EvalError, evaluate, read_records
@@ -421,6 +433,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help="above this many entities draw a summary of the best-connected ones (default: 4000)")
     sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: DIR/view.html)")
     sp.set_defaults(func=cmd_view)
+
+    sp = sub.add_parser("report", help="write an HTML page of charts about the graph, each with its SPARQL",
+                        description="Write one self-contained HTML page (no script, no network) with charts of a "
+                                    "built store: the corpus in figures, the most named datasets, methods, tasks "
+                                    "and metrics, leaderboards, proposals per task, datasets used together and "
+                                    "how much rests on low-confidence facts. Under each chart is the SPARQL query "
+                                    "that makes it, which runs as it stands with `kg query`.")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: DIR/report.html)")
+    sp.set_defaults(func=cmd_report)
 
     eval_rules = _module_doc("kg.eval")
     error_kinds = _module_doc("kg.eval_kinds")

@@ -105,6 +105,14 @@ def test_nodes_carry_type_style_size_and_fixed_position(payload):
     assert payload["options"]["physics"]["enabled"] is False
 
 
+def test_label_candidates_are_the_best_connected_nodes(payload):
+    degree = [i["degree"] for i in payload["nodeInfo"]]
+    chosen = payload["labelled"]
+    assert chosen and all(degree[i] > 0 for i in chosen)
+    assert [degree[i] for i in chosen] == sorted((degree[i] for i in chosen), reverse=True)
+    assert degree[chosen[0]] == max(degree)
+
+
 def test_panel_data_has_aliases_papers_sentences_and_results(payload):
     _, info = node_named(payload, "Sparse Gated Mixer")
     assert "SGM" in info["aliases"]

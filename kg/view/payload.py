@@ -20,6 +20,9 @@ LIGHT_DRAG_NODES = 1000
 # How much of each node's and edge's evidence goes into the page; the panel
 # says how many more there are.
 MAX_PAPERS, MAX_SENTENCES, MAX_RESULTS = 25, 8, 20
+# The best-connected nodes, most relations first, that the page names at any
+# zoom (view.js shows those of them whose labels do not overlap).
+LABEL_CANDIDATES = 60
 
 
 def asset(name: str) -> str:
@@ -139,6 +142,9 @@ def view_payload(vg: ViewGraph) -> dict:
                       "title": f"{g.nodes[s]['label']} {rel} {g.nodes[o]['label']}\n{len(d['papers'])} papers"})
         edge_info.append({"rel": rel, **evidence.of(d)})
 
+    linked = sorted((n for n in nodes if node_info[n["id"]]["degree"]),
+                    key=lambda n: (-node_info[n["id"]]["degree"], n["label"].casefold(), n["id"]))
+    labelled = [n["id"] for n in linked[:LABEL_CANDIDATES]]
     type_counts = Counter(i["type"] for i in node_info)
     rel_counts = Counter(e["rel"] for e in edge_info)
     return {
@@ -148,7 +154,7 @@ def view_payload(vg: ViewGraph) -> dict:
                   for t in [*styles["types"], *sorted(set(type_counts) - set(styles["types"]))]},
         "relations": {r: {**style_of("relations", r, styles), "count": rel_counts[r]}
                       for r in [*styles["relations"], *sorted(set(rel_counts) - set(styles["relations"]))]},
-        "nodes": nodes, "edges": edges, "options": vis_options(len(nodes)),
+        "nodes": nodes, "edges": edges, "options": vis_options(len(nodes)), "labelled": labelled,
         "nodeInfo": node_info, "edgeInfo": edge_info,
         "papers": evidence.papers, "sentences": evidence.sentences, "results": evidence.results,
     }

@@ -47,10 +47,11 @@ def browser():
 
 @pytest.fixture
 def open_view(browser):
-    """Open an HTML file offline and wait for its first drawing."""
+    """Open an HTML file offline and wait for its first drawing (the view), or
+    only for its load event with `drawn=False` (pages with no graph, such as the report)."""
     contexts = []
 
-    def _open(path: Path, width: int = 1400, height: int = 900) -> OpenView:
+    def _open(path: Path, width: int = 1400, height: int = 900, drawn: bool = True) -> OpenView:
         ctx = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
         contexts.append(ctx)
         page = ctx.new_page()
@@ -68,8 +69,9 @@ def open_view(browser):
         page.on("console", lambda m: m.type == "error" and view.errors.append(m.text))
         page.on("pageerror", lambda e: view.errors.append(str(e)))
         page.on("requestfailed", lambda r: r.url not in view.refused and view.refused.append(r.url))
-        page.goto(view.url)
-        page.wait_for_function("document.documentElement.getAttribute('data-kg-drawn') === '1'", timeout=60_000)
+        page.goto(view.url, wait_until="load")
+        if drawn:
+            page.wait_for_function("document.documentElement.getAttribute('data-kg-drawn') === '1'", timeout=60_000)
         return view
 
     yield _open

@@ -101,6 +101,7 @@
     });
     nodes.update(nodeUpdates);
     edges.update(edgeUpdates);
+    placeLabels();  // a hidden node gives its label to the next one
   }
 
   // -- search by any name ------------------------------------------------------
@@ -284,5 +285,45 @@
     else panel.hidden = true;
   });
 
-  window.kgView = { network: network, nodes: nodes, edges: edges, data: data, search: search, focusNode: focusNode };
+  // -- labels of the best-connected nodes at any zoom ----------------------------
+  // vis-network skips a label whose size on screen is under a few pixels, so a
+  // whole graph fitted to the window names nothing. The page names its
+  // best-connected nodes (data.labelled, most relations first) whenever the
+  // zoom would hide their labels: their font grows as the view shrinks, so it
+  // stays LABEL_PX on screen. A candidate whose label would overlap one already
+  // placed is left out, so the labels shown can be read.
+  var LABEL_PX = 13, MAX_LABELS = 25, BASE_FONT = data.options.nodes.font.size;
+  var labelled = [];
+  function placeLabels() {
+    var scale = network.getScale();
+    var grow = BASE_FONT * scale < LABEL_PX;
+    var placed = [], want = {};
+    if (grow) {
+      data.labelled.forEach(function (id) {
+        if (placed.length >= MAX_LABELS || hidden[id]) return;
+        var p = network.canvasToDOM(network.getPositions([id])[id]);
+        var w = labelOf[id].length * LABEL_PX * 0.6, h = LABEL_PX * 1.4;
+        var box = { x0: p.x - w / 2 - 4, x1: p.x + w / 2 + 4, y0: p.y - h, y1: p.y + 2 * h };
+        var clash = placed.some(function (b) { return box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1; });
+        if (!clash) { placed.push(box); want[id] = true; }
+      });
+    }
+    var updates = [];
+    labelled.forEach(function (id) { if (!want[id]) updates.push({ id: id, font: { size: BASE_FONT, strokeWidth: 3 } }); });
+    labelled = Object.keys(want).map(Number);
+    labelled.forEach(function (id) { updates.push({ id: id, font: { size: LABEL_PX / scale, strokeWidth: 3 * LABEL_PX / BASE_FONT / scale } }); });
+    if (updates.length) nodes.update(updates);
+  }
+  // Every change of scale, by wheel, focus or code, passes through a drawing.
+  var placedAt = null;
+  network.on("beforeDrawing", function () {
+    var scale = network.getScale();
+    if (scale === placedAt) return;
+    placedAt = scale;
+    placeLabels();
+  });
+  network.once("afterDrawing", function () { document.documentElement.setAttribute("data-kg-labelled", "1"); });
+
+  window.kgView = { network: network, nodes: nodes, edges: edges, data: data, search: search, focusNode: focusNode,
+                  labelled: function () { return labelled.slice(); } };
 })();
