@@ -69,10 +69,11 @@ class UpdateSummary:
 
 def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
            options: ExtractOptions = ExtractOptions(), view: bool = True, workers: int = 1,
-           dask=None) -> UpdateSummary:
+           dask=None, fields=None) -> UpdateSummary:
     """Add the abstracts of `inputs` to the build in `out_dir` (see the module
     doc). Extraction runs as in a build, with the user's files in `options`:
-    in this process, in `workers` local processes, or on the Dask cluster `dask`."""
+    in this process, in `workers` local processes, or on the Dask cluster `dask`.
+    `fields` is the user's --map (kg.io.fields.FieldMap)."""
     from kg.extract.stream import record_stream
     from kg.io import ReadReport, read_inputs
 
@@ -92,7 +93,7 @@ def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, f
                     continue
                 yield ab
 
-        pending = new_or_changed(read_inputs(inputs, report, fmt))
+        pending = new_or_changed(read_inputs(inputs, report, fmt, fields))
         first = next(pending, None)
         if first is None:
             return changes  # nothing new: no need to load the pipeline
