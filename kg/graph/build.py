@@ -164,6 +164,13 @@ def paper_quads(paper: Paper) -> Iterator[ox.Quad]:
         yield q(node, SCHEMA.url, ox.Literal(meta.url, datatype=XSD.anyURI))
 
 
+def paper_facts(abstract: Abstract) -> list[ox.Quad]:
+    """The paper's own quads (paper_quads) for an abstract read from the input:
+    `kg build --update` checks them against the store to tell whether the
+    paper's text or metadata changed."""
+    return list(paper_quads(Paper.of(abstract, {"id": abstract.id})))
+
+
 def provenance_quads(paper: Paper, extractor: dict) -> Iterator[ox.Quad]:
     """The extraction run that read the paper, and the extractor (name and version) that ran."""
     q = paper.quad

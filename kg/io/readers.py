@@ -122,7 +122,9 @@ def sniff_format(head: bytes) -> str:
 
 class InputError(ValueError):
     """An input that cannot be read at all (missing, a folder, unreadable, of
-    unknown format): the run stops before anything is written."""
+    unknown format): the run stops before anything is written. A file that
+    opens but holds nothing usable (empty, binary) is a skip instead, like a
+    bad record; if no abstract at all is read, that is NothingRead."""
 
 
 class NothingRead(InputError):
@@ -152,12 +154,9 @@ def check_inputs(paths: Iterable[str | os.PathLike], fmt: str | None = None) -> 
             raise InputError(str(err)) from None
         try:
             with _open(path) as fh:
-                head = fh.read(_SNIFF)
-        except (OSError, EOFError) as err:
+                fh.read(_SNIFF)
+        except (OSError, EOFError) as err:  # no permission, or a .gz that is not gzip
             raise InputError(f"{path}: cannot read: {getattr(err, 'strerror', None) or err}") from None
-        problem = _sniff(head)
-        if problem and problem != "empty file":
-            raise InputError(f"{path}: {problem}")
 
 
 class _Prepended(io.RawIOBase):
