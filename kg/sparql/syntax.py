@@ -87,6 +87,8 @@ def describe(message: str, text: str) -> str:
     if "Prefix not found" in rest:
         name = _PREFIXED.search(row[: column - 1])
         prefix = (name[1] or "") if name else "?"
+        if name:  # the engine stops after the name; point at its start
+            where = f"line {line}, column {column - len(name[0])}"
         return (f"{where}: unknown prefix '{prefix}:'; declare it with PREFIX {prefix}: <...> "
                 f"(known without PREFIX: {', '.join(QUERY_PREFIXES)})")
     if "IRI parsing failed" in rest:
