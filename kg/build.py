@@ -20,7 +20,9 @@ from kg.model import ExtractOptions
 from kg.graph import record_quads
 from kg.graph.canonical import Resolver
 from kg.io import ReadReport, gazetteer_files, read_inputs
+from kg.io.fields import FieldMap
 from kg.io.outputs import OutputSet
+from kg.io.readers import NothingRead
 from kg.store import STORE_DIRNAME, KGStore
 from kg.progress import estimate_abstracts, track
 from kg.progress import wanted as progress_wanted
@@ -47,8 +49,10 @@ class BuildSummary:
     read: int = 0
     skipped: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
-    entities: Counter = field(default_factory=Counter)
-    relations: Counter = field(default_factory=Counter)
+    entities: Counter = field(default_factory=Counter)   # mentions: once per paper that names the entity
+    relations: Counter = field(default_factory=Counter)  # as read, once per paper that states it
+    distinct_entities: Counter = field(default_factory=Counter)   # nodes in the graph, by type
+    distinct_relations: Counter = field(default_factory=Counter)  # (subject, relation, object) in the graph
     triples: int = 0
     seconds: float = 0.0
     stages: dict = field(default_factory=dict)  # seconds per stage (kg.timing)
@@ -57,8 +61,12 @@ class BuildSummary:
         out = [f"abstracts read: {self.read}", f"skipped: {len(self.skipped)}"]
         out += [f"  {s}" for s in self.skipped]
         out += [f"warning: {w}" for w in self.warnings]
-        out.append("entities: " + (", ".join(f"{k} {v}" for k, v in sorted(self.entities.items())) or "none"))
-        out.append("relations: " + (", ".join(f"{k} {v}" for k, v in sorted(self.relations.items())) or "none"))
+        def counts(c: Counter) -> str:
+            return ", ".join(f"{k} {v}" for k, v in sorted(c.items())) or "none"
+        out.append(f"entity mentions (once per paper that names the entity): {counts(self.entities)}")
+        out.append(f"distinct entities in the graph (as in the view): {counts(self.distinct_entities)}")
+        out.append(f"relations read (once per paper that states them): {counts(self.relations)}")
+        out.append(f"distinct relations in the graph (as in the view): {counts(self.distinct_relations)}")
         out.append(f"quads: {self.triples} (statements in the papers' and the entities' named graphs)")
         out.append(f"seconds: {self.seconds:.1f}")
         if self.stages:
@@ -66,6 +74,29 @@ class BuildSummary:
         out.append(f"outputs: {self.out_dir / RECORDS}, {self.out_dir / GRAPH_TTL}, {self.out_dir / GRAPH_HTML}, "
                    f"store {self.out_dir / STORE_DIRNAME}")
         return out
+
+
+_DISTINCT_ENTITIES = """
+SELECT ?type (COUNT(?e) AS ?n) WHERE { GRAPH <%s> { ?e a ?type } FILTER(?type != <%s>) } GROUP BY ?type
+"""
+_DISTINCT_RELATIONS = """
+SELECT ?p (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE { VALUES ?p { %s } ?s ?p ?o } } GROUP BY ?p
+"""
+
+
+def distinct_counts(store: KGStore) -> tuple[Counter, Counter]:
+    """Distinct entities by type and distinct relations (subject, relation,
+    object) in the graph: what the view counts, against the summary's per-paper counts."""
+    from kg.graph.vocab import ENTITIES_GRAPH, ENTITY_CLASS, MLKG, RELATION
+    type_of = {str(iri): etype for etype, iri in ENTITY_CLASS.items()}
+    rel_of = {str(iri): name for name, iri in RELATION.items()}
+    entities, relations = Counter(), Counter()
+    for row in store.query(_DISTINCT_ENTITIES % (ENTITIES_GRAPH, MLKG.Entity)):
+        if row["type"].value in type_of:
+            entities[type_of[row["type"].value]] = int(row["n"].value)
+    for row in store.query(_DISTINCT_RELATIONS % " ".join(f"<{iri}>" for iri in rel_of)):
+        relations[rel_of[row["p"].value]] = int(row["n"].value)
+    return entities, relations
 
 
 def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: StageClock | None = None) -> None:
@@ -86,13 +117,16 @@ def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: Stag
 
 def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
           options: ExtractOptions = ExtractOptions(), view: bool = True, workers: int = 1,
-          dask=None, progress: bool = False, clock: StageClock | None = None) -> BuildSummary:
+          dask=None, progress: bool = False, clock: StageClock | None = None,
+          fields: FieldMap | None = None) -> BuildSummary:
     """A fresh build of `inputs` into `out_dir`, replacing earlier outputs as a whole.
     `options` holds the user's gazetteer and rules files for extraction.
     Extraction runs in `workers` local processes, or on the Dask cluster `dask`
     (a scheduler address or a distributed.Client); `progress` draws a bar on
     stderr when it is a terminal. `clock` may be passed to watch the stages
-    from another thread (the benchmarks sample memory per stage)."""
+    from another thread (the benchmarks sample memory per stage). `fields`
+    is the user's --map (kg.io.fields). Raises NothingRead, leaving the
+    previous outputs as they were, when not one abstract could be read."""
     # Imported here: the extractor loads spaCy, which the graph side of kg
     # (entity_resolver, finish_outputs, `kg remove`) does not need.
     from kg.extract.stream import record_stream
@@ -103,7 +137,7 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     summary = BuildSummary(out_dir=out)
     report = ReadReport()
     clock = clock or StageClock()
-    abstracts = clock.iterate("read", read_inputs(inputs, report, fmt))
+    abstracts = clock.iterate("read", read_inputs(inputs, report, fmt, fields))
     pairs = record_stream(abstracts, options, workers=workers, dask=dask)
     if progress and progress_wanted():
         pairs = track(pairs, total=estimate_abstracts(inputs, fmt), desc="build")
@@ -128,6 +162,9 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
                     with clock.stage("store"):
                         store.bulk_load(batch)
                     batch = []
+        if report.read == 0:  # an empty graph must not replace the previous one
+            store.close()
+            raise NothingRead(report)
         with clock.stage("store"):
             store.bulk_load(batch)
             batch = []
@@ -136,6 +173,7 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
         with clock.stage("store"):
             store.flush()
             summary.triples = len(store)
+            summary.distinct_entities, summary.distinct_relations = distinct_counts(store)
         finish_outputs(store, staged, view=view, clock=clock)
     summary.read = report.read
     summary.skipped = report.skipped

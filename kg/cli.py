@@ -1,8 +1,10 @@
 """The `kg` command: sub-commands parse arguments, call the library, print.
 
 Exit codes: 0 success; 1 the run finished but skipped input (see the summary);
-2 usage or a fatal input/store error; 3 --strict and some input would be
-skipped, so nothing was written (earlier outputs are left as they were).
+2 usage or a fatal input/store error, among them a build whose input is
+missing or unreadable or gave no abstract at all (earlier outputs are then
+left as they were); 3 --strict and some input would be skipped, so nothing
+was written (earlier outputs are left as they were).
 """
 
 from __future__ import annotations
@@ -53,15 +55,24 @@ def _positive_int(text: str) -> int:
     return n
 
 
+def _field_map(args: argparse.Namespace):
+    """The user's --map as a FieldMap (kg.io.fields); a bad one raises FieldMapError."""
+    from kg.io.fields import FieldMap
+    return FieldMap.parse(getattr(args, "map", None) or [])
+
+
 def _strict_refusal(args: argparse.Namespace) -> int | None:
     """--strict: read every input once, before any extraction or writing; if
     anything would be skipped, list it all and fail with exit code 3."""
     if not getattr(args, "strict", False) or not args.inputs:
         return None
     from kg.io import ReadReport, read_inputs
+    from kg.io.readers import STDIN
 
+    if STDIN in map(str, args.inputs):
+        return _err("--strict reads the input twice, which standard input cannot be; write it to a file first")
     report = ReadReport()
-    for _ in read_inputs(args.inputs, report, args.format):
+    for _ in read_inputs(args.inputs, report, args.format, _field_map(args)):
         pass
     if not report.skipped:
         return None
@@ -89,7 +100,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if refused is not None:
         return refused
     report = ReadReport()
-    stream = record_stream(read_inputs(args.inputs, report, args.format), _extract_options(args),
+    stream = record_stream(read_inputs(args.inputs, report, args.format, _field_map(args)), _extract_options(args),
                            workers=args.workers, dask=args.dask)
     if wanted(args.quiet):
         stream = track(stream, total=estimate_abstracts(args.inputs, args.format), desc="extract")
@@ -114,30 +125,45 @@ def cmd_extract(args: argparse.Namespace) -> int:
 # -- build --------------------------------------------------------------------
 def cmd_build(args: argparse.Namespace) -> int:
     from kg.build import build, demo_corpus
+    from kg.io.readers import InputError, NothingRead, check_inputs
 
     inputs = args.inputs or [demo_corpus()]
     if not args.inputs:
         print(f"kg: no input given; building the demo corpus {inputs[0]}", file=sys.stderr)
+    if args.update and not args.inputs:
+        return _err("--update needs the INPUT files to add")
+    kept = f"nothing written; {args.output} left as it was"
+    # A build replaces every output: an input that cannot be read at all (a typo
+    # in its name, say) must stop it before anything is replaced.
+    try:
+        fields = _field_map(args)
+        check_inputs(inputs, args.format)
+    except InputError as err:
+        return _err(f"{err}; {kept}")
     refused = _strict_refusal(args)
     if refused is not None:
         return refused
     from kg.extract.dask_runner import DaskError
     if args.update:
-        if not args.inputs:
-            return _err("--update needs the INPUT files to add")
         from kg.update import update
         try:
             summary = update(inputs, args.output, fmt=args.format, options=_extract_options(args),
-                             view=not args.no_view, workers=args.workers, dask=args.dask)
+                             view=not args.no_view, workers=args.workers, dask=args.dask, fields=fields)
         except DaskError as err:
             return _err(str(err))
         print("\n".join(summary.lines()))
+        if summary.read == 0 and not summary.changed:
+            return _err(f"no abstract could be read from the input; {kept}")
         return 1 if summary.skipped else 0
     try:
         summary = build(inputs, args.output, fmt=args.format, options=_extract_options(args), view=not args.no_view,
-                        workers=args.workers, dask=args.dask, progress=not args.quiet)
+                        workers=args.workers, dask=args.dask, progress=not args.quiet, fields=fields)
     except DaskError as err:
         return _err(str(err))
+    except NothingRead as err:
+        for s in err.report.skipped:
+            print(f"kg: skipped {s}", file=sys.stderr)
+        return _err(f"{err}; {kept}")
     print("\n".join(summary.lines()))
     return 1 if summary.skipped else 0
 
@@ -178,10 +204,15 @@ def cmd_query(args: argparse.Namespace) -> int:
         return _err(f"cannot read {err.filename}: {err.strerror}")
     if args.timeout is not None and args.timeout <= 0:
         return _err("--timeout must be positive")
+    from kg.sparql.prefixes import query_prefixes
+    from kg.sparql.syntax import describe
     from kg.sparql.timed import QueryFailed, QueryTimeout, query_with_timeout
     try:
         if args.timeout is None:
-            results = store.query(text)
+            try:
+                results = store.query(text, prefixes=query_prefixes())
+            except SyntaxError as err:
+                raise SyntaxError(describe(str(err), text)) from None
         else:  # in a worker process that is killed at the limit: the work really stops
             results = query_with_timeout(str(store.path), text, args.timeout)
         sys.stdout.write(results if isinstance(results, str) else format_results(results, args.output_format))
@@ -212,20 +243,49 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 # -- export -------------------------------------------------------------------
+EXPORT_FORMATS = {"ttl": "Turtle", "nt": "N-Triples", "nq": "N-Quads", "trig": "TriG", "jsonld": "JSON-LD",
+                  "graphml": "GraphML", "gexf": "GEXF"}
+EXPORT_EXTENSIONS = {".ttl": "ttl", ".turtle": "ttl", ".nt": "nt", ".nq": "nq", ".trig": "trig",
+                     ".jsonld": "jsonld", ".json": "jsonld", ".graphml": "graphml", ".gexf": "gexf"}
+
+
+def export_format(output: str | None, given: str | None) -> str:
+    """The export format: the output file's extension decides, --format must
+    agree with it; to stdout --format decides (default Turtle)."""
+    if not output:
+        return given or "ttl"
+    ext = Path(output).suffix.lower()
+    implied = EXPORT_EXTENSIONS.get(ext)
+    if implied is None:
+        if given:
+            return given
+        known = ", ".join(EXPORT_EXTENSIONS)
+        raise ValueError(f"cannot tell the export format from the name {output} (extensions: {known}); "
+                         "pass --format")
+    if given and given != implied:
+        raise ValueError(f"--format {given} ({EXPORT_FORMATS[given]}) disagrees with the extension {ext} of "
+                         f"{output} ({EXPORT_FORMATS[implied]}); drop --format or rename the file")
+    return implied
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from kg.io.atomic import atomic_write
     from kg.store import KGStore
 
+    try:
+        fmt = export_format(args.output, args.export_format)
+    except ValueError as err:
+        return _err(str(err))
     store = KGStore.at(args.store, read_only=True)
-    if args.export_format in ("graphml", "gexf"):
+    if fmt in ("graphml", "gexf"):
         from kg.graph import networkx_export
-        write = lambda fh: networkx_export.write(store, fh, args.export_format)
+        write = lambda fh: networkx_export.write(store, fh, fmt)
     else:
-        write = lambda fh: store.dump(fh, args.export_format)
+        write = lambda fh: store.dump(fh, fmt)
     if args.output:
         with atomic_write(args.output, "wb", encoding=None) as fh:
             write(fh)
-        print(f"kg: wrote {args.output}", file=sys.stderr)
+        print(f"kg: wrote {args.output} ({EXPORT_FORMATS[fmt]})", file=sys.stderr)
     else:
         write(sys.stdout.buffer)
     return 0
@@ -332,10 +392,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     def inputs_opts(sp: argparse.ArgumentParser, required: bool) -> None:
         sp.add_argument("inputs", nargs="+" if required else "*", metavar="INPUT",
-                        help="abstract files: .jsonl (id, title, abstract; arXiv metadata rows too), "
-                             ".csv (header id,title,abstract) or .txt (one abstract per paragraph)")
-        sp.add_argument("--format", choices=["txt", "jsonl", "csv"], default=None,
-                        help="input format for every INPUT (default: from each file's extension)")
+                        help="abstract files: .jsonl (id, title, abstract and metadata; arXiv, Semantic Scholar "
+                             "and OpenAlex rows too), .csv or .tsv (a header naming the columns, any case), or "
+                             ".txt (one abstract per paragraph); .gz and .bz2 are read compressed; - is standard "
+                             "input (docs/input.md)")
+        sp.add_argument("--format", choices=["txt", "jsonl", "csv", "tsv"], default=None,
+                        help="input format for every INPUT (default: from each file's extension; standard input "
+                             "is told by its first line)")
+        sp.add_argument("--map", action="append", default=[], metavar="FIELD=NAME,...",
+                        help="read FIELD from the input's field or column NAME, e.g. "
+                             "--map abstract=summary,id=paper_id (fields: id, title, abstract, date, year, authors, "
+                             "venue, doi, arxiv, categories, url, collection); may be repeated")
         sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
                         help="extra gazetteer (JSON Lines of {name, type, aliases}); may be repeated")
         rules_opts(sp)
@@ -414,9 +481,9 @@ def build_parser() -> argparse.ArgumentParser:
                                     "N-Quads, TriG and JSON-LD keep each paper in its named graph; GraphML and "
                                     "GEXF give entities and relations as a property graph for Gephi or Cytoscape.")
     sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
-    sp.add_argument("--format", dest="export_format", choices=["ttl", "nt", "nq", "trig", "jsonld", "graphml", "gexf"],
-                    default="ttl",
-                    help="output format (default: ttl)")
+    sp.add_argument("--format", dest="export_format", choices=list(EXPORT_FORMATS), default=None,
+                    help="output format; with -o the file's extension gives it (.ttl, .nt, .nq, .trig, .jsonld, "
+                         ".graphml, .gexf) and --format must agree; to stdout the default is ttl")
     sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     sp.set_defaults(func=cmd_export)
 
@@ -486,6 +553,9 @@ def main(argv: list[str] | None = None) -> int:
         from kg.rules import RulesError
         if isinstance(err, RulesError):
             return _err(f"rules: {err}")
+        from kg.io.fields import FieldMapError
+        if isinstance(err, FieldMapError):
+            return _err(str(err))
         raise
     except OSError as err:
         # Input files are opened by the readers, which report their own faults;

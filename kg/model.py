@@ -17,6 +17,22 @@ def text_id(text: str) -> str:
     return hashlib.sha256(norm.encode("utf-8")).hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class PaperMeta:
+    """A paper's bibliographic data, as the input gives it (kg.io.fields reads
+    it from the common field names; docs/input.md lists them). Empty values
+    mean the input did not say."""
+
+    date: str = ""                     # ISO date: YYYY-MM-DD or YYYY-MM
+    year: int | None = None
+    authors: tuple[str, ...] = ()      # in the order the input lists them
+    venue: str = ""
+    doi: str = ""                      # bare, e.g. 10.1000/xyz (no https://doi.org/)
+    arxiv: str = ""                    # bare, e.g. 2101.00001 (no arXiv: prefix)
+    categories: tuple[str, ...] = ()
+    url: str = ""
+
+
 @dataclass
 class Abstract:
     """One abstract as read from an input file."""
@@ -24,9 +40,10 @@ class Abstract:
     id: str
     text: str
     title: str = ""
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)  # the input's other fields, as they were
     source: str = ""  # file the abstract came from
     line: int = 0  # 1-based line (or record number) in that file
+    paper: PaperMeta = field(default_factory=PaperMeta)
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,8 @@ def estimate_abstracts(paths: Iterable[str | os.PathLike], fmt: str | None = Non
     total = 0
     for p in paths:
         path = Path(p)
+        if str(p) == "-" or path.suffix.lower() in (".gz", ".bz2"):
+            return None  # standard input cannot be read twice; compressed files would cost a second decompression
         kind = fmt or {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}.get(
             path.suffix.lower(), "txt")
         try:

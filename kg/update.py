@@ -2,8 +2,8 @@
 papers out, without rebuilding the rest.
 
 A paper's named graph is the unit of change. `update` skips an abstract the
-store already holds with the same title and text (so running it twice
-changes nothing), replaces the graph of a known id whose text changed, and
+store already holds with the same title, text and metadata (so running it twice
+changes nothing), replaces the graph of a known id whose text or metadata changed, and
 adds the others. `remove` drops papers' graphs. Either way the canonical
 pass then recomputes the entities graph, so entities no paper mentions any
 more disappear, and records.jsonl, graph.ttl and graph.html are rewritten
@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Iterator
 
 from kg.build import RECORDS, entity_resolver, finish_outputs
 from kg.graph import record_quads
+from kg.graph.build import paper_facts
 from kg.io.outputs import OutputSet
 from kg.model import Abstract, ExtractOptions
 from kg.store import STORE_DIRNAME, KGStore, StoreError, store_path
@@ -69,10 +70,11 @@ class UpdateSummary:
 
 def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
            options: ExtractOptions = ExtractOptions(), view: bool = True, workers: int = 1,
-           dask=None) -> UpdateSummary:
+           dask=None, fields=None) -> UpdateSummary:
     """Add the abstracts of `inputs` to the build in `out_dir` (see the module
     doc). Extraction runs as in a build, with the user's files in `options`:
-    in this process, in `workers` local processes, or on the Dask cluster `dask`."""
+    in this process, in `workers` local processes, or on the Dask cluster `dask`.
+    `fields` is the user's --map (kg.io.fields.FieldMap)."""
     from kg.extract.stream import record_stream
     from kg.io import ReadReport, read_inputs
 
@@ -87,12 +89,14 @@ def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, f
 
         def new_or_changed(abstracts: Iterable[Abstract]) -> Iterator[Abstract]:
             for ab in abstracts:
-                if store.paper_text(ab.id) == (ab.title or "", ab.text) and ab.id not in changes:
+                # same title and text, and every fact of its metadata already stored
+                if store.paper_text(ab.id) == (ab.title or "", ab.text) and ab.id not in changes \
+                        and all(q in store.db for q in paper_facts(ab)):
                     summary.unchanged += 1
                     continue
                 yield ab
 
-        pending = new_or_changed(read_inputs(inputs, report, fmt))
+        pending = new_or_changed(read_inputs(inputs, report, fmt, fields))
         first = next(pending, None)
         if first is None:
             return changes  # nothing new: no need to load the pipeline

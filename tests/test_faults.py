@@ -164,7 +164,8 @@ def test_user_errors_that_are_not_input_records(tmp_path, capsys):
 
 def test_dirty_corpus_build_in_a_subprocess(tmp_path):
     """Every fault at once through `kg build`: exit 1, no traceback, a summary
-    naming each skip, and exactly the usable papers in the store."""
+    naming each skip, and exactly the usable papers in the store. A missing
+    input stops the build first (exit 2, nothing written)."""
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     write(corpus / "mixed.jsonl", b"\xef\xbb\xbf" + line("m1", GOOD).replace(b"\n", b"\r\n") + b"{oops\n"
@@ -173,17 +174,23 @@ def test_dirty_corpus_build_in_a_subprocess(tmp_path):
     write(corpus / "empty.csv", b"")
     write(corpus / "ok.csv", f"id,title,abstract\r\nc1,T,\"{OTHER}\"\r\n".encode())
     out = tmp_path / "out"
+    missing = subprocess.run([sys.executable, "-m", "kg", "build", *sorted(map(str, corpus.iterdir())),
+                              str(corpus / "missing.txt"), "-o", str(out), "--no-view"],
+                             capture_output=True, text=True, cwd=ROOT, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert missing.returncode == 2 and "missing.txt: no such file; nothing written" in missing.stderr
+    assert "Traceback" not in missing.stderr and not (out / "records.jsonl").exists()
     proc = subprocess.run([sys.executable, "-m", "kg", "build", *sorted(map(str, corpus.iterdir())),
-                           str(corpus / "missing.txt"), "-o", str(out), "--no-view"],
+                           "-o", str(out), "--no-view"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert "Traceback" not in proc.stderr + proc.stdout
     assert proc.returncode == 1, proc.stderr
     summary = proc.stdout
-    assert "abstracts read: 4" in summary and "skipped: 6" in summary
+    assert "abstracts read: 4" in summary and "skipped: 5" in summary
     for expected in ("mixed.jsonl:2: malformed JSON", "mixed.jsonl:3 (id m2): empty abstract",
                      "mixed.jsonl:4 (id m1): duplicate id with different text", "binary.jsonl: binary file",
-                     "empty.csv: empty file", "missing.txt: no such file",
+                     "empty.csv: empty file",
                      "mixed.jsonl: control characters replaced by spaces (line 5)"):
         assert expected in summary
     papers = subprocess.run([sys.executable, "-m", "kg", "query", "--store", str(out), "--format", "csv",

@@ -167,7 +167,7 @@ def test_syntax_error_is_400_with_the_parser_message(server):
     sw.setQuery("SELECT * WHERE { ?s ?p }")
     with pytest.raises(QueryBadFormed) as err:
         sw.query()
-    assert "error at 1:" in str(err.value)
+    assert "line 1, column" in str(err.value)
 
 
 def test_runaway_query_is_stopped_and_its_worker_replaced(server):
@@ -302,4 +302,4 @@ def test_query_command_timeout_stops_the_work_like_the_server(demo_build, capsys
         limited = capsys.readouterr().out
         assert limited == plain and plain.strip()
     assert main(["query", "--store", str(demo_build), "--timeout", "30", "SELECT ?s WHERE { ?s ?p }"]) == 2
-    assert "SPARQL syntax error: error at 1:" in capsys.readouterr().err
+    assert "SPARQL syntax error: line 1, column" in capsys.readouterr().err

@@ -40,8 +40,9 @@ import rdflib
 
 from kg.graph import iris
 from kg.graph.canonical import Resolver
-from kg.graph.nodes import DCTERMS, FABIO, MLKG, MLS, PROV, RDF, SKOS, XSD, as_node
-from kg.graph.vocab import ENTITY_CLASS, GAIN_TYPE, RELATION
+from kg.graph.nodes import (BIBO, DCTERMS, FABIO, FOAF, MLKG, MLS, PRISM, PROV, RDF, SCHEMA, SKOS, XSD,
+                            as_node)
+from kg.graph.vocab import ENTITY_CLASS, GAIN_TYPE, RELATION, member
 from kg.io import gazetteer_files
 from kg.model import Abstract
 
@@ -123,16 +124,51 @@ class Paper:
 
 
 def paper_quads(paper: Paper) -> Iterator[ox.Quad]:
-    """The paper itself: its class, id, title, abstract and collection."""
-    q, abstract = paper.quad, paper.abstract
-    yield q(paper.node, RDF.type, FABIO.ResearchPaper)
-    yield q(paper.node, DCTERMS.identifier, ox.Literal(paper.id))
+    """The paper itself: its class, id, title, abstract and collection, and
+    the metadata the input gave (date, year, authors in order, venue, DOI,
+    arXiv id, categories, URL; docs/model.md)."""
+    q, abstract, node = paper.quad, paper.abstract, paper.node
+    yield q(node, RDF.type, FABIO.ResearchPaper)
+    yield q(node, DCTERMS.identifier, ox.Literal(paper.id))
     if abstract.title:
-        yield q(paper.node, DCTERMS.title, ox.Literal(abstract.title))
-    yield q(paper.node, DCTERMS.abstract, ox.Literal(abstract.text))
+        yield q(node, DCTERMS.title, ox.Literal(abstract.title))
+    yield q(node, DCTERMS.abstract, ox.Literal(abstract.text))
     collection = abstract.meta.get("collection") if isinstance(abstract.meta, dict) else None
-    if isinstance(collection, str) and collection:
-        yield q(paper.node, MLKG.collection, ox.Literal(collection))
+    if isinstance(collection, str) and collection.strip():
+        yield q(node, MLKG.collection, ox.Literal(" ".join(collection.split())))
+    meta = abstract.paper
+    if meta.date:
+        yield q(node, DCTERMS.issued, ox.Literal(meta.date, datatype=XSD.date if len(meta.date) == 10
+                                                 else XSD.gYearMonth))
+    if meta.year is not None:
+        yield q(node, FABIO.hasPublicationYear, ox.Literal(f"{meta.year:04d}", datatype=XSD.gYear))
+    if meta.authors:
+        authors = ox.NamedNode(str(iris.author_list_iri(paper.id)))
+        yield q(node, BIBO.authorList, authors)
+        yield q(authors, RDF.type, RDF.Seq)
+        for index, name in enumerate(meta.authors, 1):
+            person = ox.NamedNode(str(iris.person_iri(name)))
+            yield q(node, DCTERMS.creator, person)
+            yield q(person, RDF.type, FOAF.Person)
+            yield q(person, FOAF.name, ox.Literal(name))
+            yield q(authors, as_node(member(index)), person)
+    if meta.venue:
+        yield q(node, PRISM.publicationName, ox.Literal(meta.venue))
+    if meta.doi:
+        yield q(node, PRISM.doi, ox.Literal(meta.doi))
+    if meta.arxiv:
+        yield q(node, MLKG.arxivId, ox.Literal(meta.arxiv))
+    for category in meta.categories:
+        yield q(node, DCTERMS.subject, ox.Literal(category))
+    if meta.url:
+        yield q(node, SCHEMA.url, ox.Literal(meta.url, datatype=XSD.anyURI))
+
+
+def paper_facts(abstract: Abstract) -> list[ox.Quad]:
+    """The paper's own quads (paper_quads) for an abstract read from the input:
+    `kg build --update` checks them against the store to tell whether the
+    paper's text or metadata changed."""
+    return list(paper_quads(Paper.of(abstract, {"id": abstract.id})))
 
 
 def provenance_quads(paper: Paper, extractor: dict) -> Iterator[ox.Quad]:

@@ -98,6 +98,17 @@ def result_iri(paper_id: str, index: int):
     return ID[f"paper/{safe_id(paper_id)}/result/{index}"]
 
 
+def person_iri(name: str):
+    """An author, by name: the same name is one node across papers (so
+    namesakes share it; the input gives no better key)."""
+    return ID[f"person/{entity_slug(name)}"]
+
+
+def author_list_iri(paper_id: str):
+    """The paper's ordered author list (an rdf:Seq)."""
+    return ID[f"paper/{safe_id(paper_id)}/authors"]
+
+
 def local_baseline_iri(paper_id: str, name: str):
     """Baselines named only by the text's own words ("the previous state of the
     art") mean something different in every paper, so they stay paper-local."""

@@ -41,8 +41,12 @@ def as_node(term: URIRef) -> ox.NamedNode:
     return ox.NamedNode(str(term))
 
 
+BIBO = Vocabulary(vocab.BIBO)
 DCTERMS = Vocabulary(vocab.DCTERMS)
 FABIO = Vocabulary(vocab.FABIO)
+FOAF = Vocabulary(vocab.FOAF)
+PRISM = Vocabulary(vocab.PRISM)
+SCHEMA = Vocabulary(vocab.SDO)
 MLKG = Vocabulary(vocab.MLKG)
 MLS = Vocabulary(vocab.MLS)
 PROV = Vocabulary(vocab.PROV)

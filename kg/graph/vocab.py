@@ -10,7 +10,7 @@ kg.graph.nodes gives the same terms as pyoxigraph nodes.
 """
 
 from rdflib import Namespace
-from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD, DefinedNamespace
+from rdflib.namespace import DCTERMS, FOAF, OWL, PROV, RDF, RDFS, SDO, SKOS, XSD, DefinedNamespace
 from rdflib.term import URIRef
 
 BASE = "https://w3id.org/mlkg/"
@@ -45,6 +45,7 @@ class MLKG(DefinedNamespace):
     mentions: URIRef
     proposes: URIRef
     collection: URIRef
+    arxivId: URIRef       # the paper's arXiv identifier (no standard vocabulary has one)
     surfaceName: URIRef   # the record's `name` for an entity in one paper
     surfaceAlias: URIRef  # one of the record's `aliases` for it in one paper
 
@@ -87,11 +88,39 @@ class FABIO(DefinedNamespace):
     _fail = True
 
     ResearchPaper: URIRef
+    hasPublicationYear: URIRef
 
 
+class PRISM(DefinedNamespace):
+    """The terms of PRISM Basic 2.0 this graph uses (as FaBiO does, for venue and DOI)."""
+
+    _NS = Namespace("http://prismstandard.org/namespaces/basic/2.0/")
+    _fail = True
+
+    publicationName: URIRef
+    doi: URIRef
+
+
+class BIBO(DefinedNamespace):
+    """The terms of the Bibliographic Ontology this graph uses: the ordered author list."""
+
+    _NS = Namespace("http://purl.org/ontology/bibo/")
+    _fail = True
+
+    authorList: URIRef
+
+
+def member(index: int) -> URIRef:
+    """rdf:_1, rdf:_2, ...: the members of an rdf:Seq, in order."""
+    return RDF[f"_{index}"]
+
+
+# The prefixes of graph.ttl, and the prefixes every query knows without PREFIX
+# lines (kg query, kg serve, the ready questions; kg.sparql.prefixes).
 PREFIXES = {
-    "mlkg": MLKG, "id": ID, "mls": MLS, "fabio": FABIO, "prov": PROV, "skos": SKOS,
+    "mlkg": MLKG, "id": ID, "kgg": GRAPH, "mls": MLS, "fabio": FABIO, "prov": PROV, "skos": SKOS,
     "dcterms": DCTERMS, "rdf": RDF, "rdfs": RDFS, "xsd": XSD, "owl": OWL,
+    "prism": PRISM, "bibo": BIBO, "foaf": FOAF, "schema": SDO,
 }
 
 ENTITY_CLASS = {

@@ -9,11 +9,18 @@ ASK is evaluated at once, and on an empty store VALUES clauses alone can make
 that a long computation; so an ASK is checked as the SELECT with the same
 grammar after the keyword (`ASK` and `SELECT (1 AS ?v)` take the same
 dataset, WHERE, modifier and VALUES clauses).
+
+The query is parsed with kg's prefixes (kg.sparql.prefixes), as it runs.
+The engine's message lists every character class the grammar allowed, in
+Rust notation; `describe` turns it into one line a person can read: where
+(line, column), what was found there and what was expected.
 """
 
 from __future__ import annotations
 
 import re
+
+from kg.sparql.prefixes import QUERY_PREFIXES
 
 # The prologue holds no string literals, so `#` there always starts a comment.
 _SKIP = re.compile(r"\s+|#[^\n\r]*|BASE\s*<[^>]*>|PREFIX\s*[^\s:]*:\s*<[^>]*>", re.IGNORECASE)
@@ -39,10 +46,10 @@ def syntax_error(text: str) -> str | None:
 
     lazy = _lazy_form(text)
     try:
-        ox.Store().query(lazy)
+        ox.Store().query(lazy, prefixes=QUERY_PREFIXES)
     except SyntaxError as err:
         if lazy == text:
-            return str(err)
+            return describe(str(err), text)
     except Exception:  # anything else is for the engine to report when it runs the query
         return None
     else:
@@ -50,9 +57,76 @@ def syntax_error(text: str) -> str | None:
     # The ASK failed as a SELECT: it fails to parse as written too, before any
     # evaluation, and the parser's positions then refer to the client's own text.
     try:
-        ox.Store().query(text)
+        ox.Store().query(text, prefixes=QUERY_PREFIXES)
     except SyntaxError as err:
-        return str(err)
+        return describe(str(err), text)
     except Exception:
         return None
     return None
+
+
+_POSITION = re.compile(r"error at (\d+):(\d+):\s*(.*)", re.DOTALL)
+# A character class of the grammar, e.g. ['A' ..= 'Z' | 'a' ..= 'z' | ...] or [_]
+_CLASS = re.compile(r"\[(?:'(?:[^'\\]|\\.)*'|[^\]'])*\]")
+# One item of the list: a quoted token, a character class, or a word
+_ITEM = re.compile(r'"(?:[^"\\]|\\.)*"|' + _CLASS.pattern + r"|[^,\s][^,]*")
+_PREFIXED = re.compile(r"([A-Za-z][\w.\-]*)?:[\w.\-]*$")
+_SHOWN = 12
+
+
+def describe(message: str, text: str) -> str:
+    """The engine's syntax error as one readable line: `line L, column C:
+    expected X, Y or Z, found 'W'`; an unknown prefix is named as such."""
+    m = _POSITION.match(message.strip())
+    if not m:
+        return " ".join(message.split())
+    line, column, rest = int(m[1]), int(m[2]), m[3]
+    lines = text.splitlines() or [""]
+    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    where = f"line {line}, column {column}"
+    if "Prefix not found" in rest:
+        name = _PREFIXED.search(row[: column - 1])
+        prefix = (name[1] or "") if name else "?"
+        if name:  # the engine stops after the name; point at its start
+            where = f"line {line}, column {column - len(name[0])}"
+        return (f"{where}: unknown prefix '{prefix}:'; declare it with PREFIX {prefix}: <...> "
+                f"(known without PREFIX: {', '.join(QUERY_PREFIXES)})")
+    if "IRI parsing failed" in rest:
+        return f"{where}: not a valid IRI"
+    after = row[column - 1:].split()
+    before = row[: column - 1].split()
+    if after:
+        found = f"found '{after[0][:30]}'"
+    elif line >= len(lines):
+        found = "found the end of the query"
+    else:
+        found = "found the end of the line"
+    if before:
+        found += f" after '{before[-1][-30:]}'"
+    return f"{where}: expected {_expected(rest)}, {found}"
+
+
+def _expected(rest: str) -> str:
+    """The grammar's list of what may come next, without character classes."""
+    rest = rest.removeprefix("expected one of ").removeprefix("expected ")
+    kinds: list[str] = []
+    words = []
+    for m in _ITEM.finditer(rest):
+        item = " ".join(m[0].split())
+        if item.startswith("["):
+            if "'A'" in item or "'a'" in item:
+                kinds.append("a name")
+            elif "'0'" in item:
+                kinds.append("a number")
+            continue
+        if len(item) >= 2 and item[0] == item[-1] == '"':
+            item = item[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        if item:
+            # punctuation is quoted, so that ',' reads as a token, not a separator
+            words.append(item if item.replace("_", "").isalnum() else f"'{item}'")
+    words = list(dict.fromkeys(words + kinds))
+    if not words:
+        return "something else"
+    more = f" (and {len(words) - _SHOWN} more)" if len(words) > _SHOWN else ""
+    words = words[:_SHOWN]
+    return (", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]) + more

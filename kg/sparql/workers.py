@@ -76,10 +76,13 @@ def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> Que
         if job.question:
             from kg.sparql.ready import ready_question, store_spellings
             text = ready_question(job.question).bind(job.params, store_spellings(store))
-        results = store.query(text, **kw)
+        from kg.sparql.prefixes import QUERY_PREFIXES  # queries need no PREFIX lines for kg's prefixes
+        results = store.query(text, prefixes=QUERY_PREFIXES, **kw)
         out = serialize(results, job.accepted, job.max_rows, prefixes)
     except SyntaxError as err:
-        return QueryAnswer(400, "text/plain; charset=utf-8", f"SPARQL syntax error: {err}\n".encode())
+        from kg.sparql.syntax import describe
+        return QueryAnswer(400, "text/plain; charset=utf-8",
+                           f"SPARQL syntax error: {describe(str(err), job.text)}\n".encode())
     except NotAcceptable as err:
         return QueryAnswer(406, "text/plain; charset=utf-8", f"{err}\n".encode())
     except (ValueError, TypeError) as err:  # e.g. a bad graph IRI in default-graph-uri
