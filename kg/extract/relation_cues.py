@@ -153,6 +153,8 @@ class Cues:
     verb_object_start: re.Pattern  # "outperforms all X": the words between an improve verb and its object
     lower_is_better: re.Pattern  # metrics in which lower is better: "error", "FID"
     clause_break: re.Pattern  # where a clause begins: ";", "while", "which"
+    next_by: re.Pattern  # after a baseline: " by 2.1 points and ": its margin, up to the next baseline
+    margin_next: re.Pattern  # right after a baseline: " by", its own margin follows
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
@@ -207,6 +209,19 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]
 def _words(pieces: list[str]) -> str:
     r"""`\b(?:piece|...)\b`: whole words or phrases."""
     return rf"\b{_alt(pieces)}\b"
+
+
+def _join(words: str) -> str:
+    r"""A join of list items as a regex: a mark right after the item before,
+    a word with space around it; then the space before the next item
+    (", and" is ",\s*and\s+"; "and" is "\s+and\s+")."""
+    out = ""
+    for k, word in enumerate(words.split()):
+        if word[0].isalnum():
+            out += ("" if k else r"\s+") + re.escape(word) + r"\s+"
+        else:
+            out += re.escape(word) + r"\s*"
+    return out
 
 
 def _clause_break(breaks: list[str]) -> re.Pattern:
@@ -298,6 +313,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         verb_object_start=re.compile(rf"\s*(?:{_alt(data['verb_object_words'])}\s+)*", re.I),
         lower_is_better=re.compile(_words(data["lower_is_better"]), re.I),
         clause_break=_clause_break(breaks),
+        next_by=re.compile(rf"\s*{_alt(data['next_margin_words'])}\s+(?:[^,;.()]|\.(?=\d)){{1,40}}?"
+                           rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
+        margin_next=re.compile(rf"\s+{_alt(data['next_margin_words'])}\b", re.I),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),

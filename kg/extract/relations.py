@@ -324,7 +324,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text, s.places)]
         gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(_is_gain(s, q) for q in s.quantities))
         for cue_start, obj_start in compared:
-            other = _OTHER_SCORE.match(text, obj_start)
+            other = rules_of(s).other_score.match(text, obj_start)
             if other and _beats(s, cue_start, other):
                 starts.append((cue_start, other.end()))
             elif gainful:
@@ -401,10 +401,6 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
     return not after or not after[0].isalnum() or word in c.stops or word in ("and", "or")
 
 
-# "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
-_OTHER_SCORE = re.compile(r"\s*(?:only\s+|just\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+(?:for|of|by|from|with)\s+(?:the\s+|a\s+|an\s+)?")
-
-
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
     """ "an FID of 2.71, compared with 3.17 for DDPM": a comparison of two
     scores in the one metric the sentence names, kept only when the first is
@@ -462,20 +458,16 @@ def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
     return s.main, 0.5
 
 
-# "outperforms A by 2.1 points and B by 0.8": what ends one baseline's margin before the next.
-_NEXT_BY = re.compile(r"\s*by\s+(?:[^,;.()]|\.(?=\d)){1,40}?(?:,\s*(?:and\s+)?|\s+and\s+|\s+as well as\s+)(?:the\s+)?")
-
-
 def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
     """Further named baselines each with its own margin: "... B by a wide margin"."""
     out: list[Baseline] = []
     methods = s.of("Method")
     while True:
-        step = _NEXT_BY.match(s.text, end)
+        step = s.cues.next_by.match(s.text, end)  # "... A by 2.1 points and B by 0.8"
         if not step:
             return out
         nxt = next((m for m in methods if m.start == step.end()), None)
-        if nxt is None or nxt.name == subject or nxt.proposed or not re.match(r"\s+by\b", s.text[nxt.end:]):
+        if nxt is None or nxt.name == subject or nxt.proposed or not s.cues.margin_next.match(s.text, nxt.end):
             return out
         out.append(Baseline(nxt.name, nxt.start, nxt.end, named=True))
         end = nxt.end
@@ -725,12 +717,9 @@ def _metric_stated_before(s: Sentence, q: Quantity) -> str | None:
     return before[-1].name
 
 
-_ON_DATASET = re.compile(r"\s*(?:[\w-]+\s+){0,6}?(?:on|in|across)\s+(?:the\s+)?")
-
-
 def _dataset_after(s: Sentence, end: int) -> str | None:
     """ "outperforms X on seven of the eight GLUE tasks": the dataset a comparison names after its baseline."""
-    at = _ON_DATASET.match(s.text, end)
+    at = rules_of(s).dataset_after.match(s.text, end)
     if not at:
         return None
     window = s.text.find(",", at.end())
