@@ -42,10 +42,18 @@ def run(nlp, sentence: str, **entities: str):
     ("QuillNet is more accurate than separately trained models.", "separately trained models"),
     ("QuillNet outperforms established methods on PTB.", "established methods"),
     ("QuillNet outperforms state-of-art parsers on PTB.", "state-of-art parsers"),
+    # a count opens the phrase
+    ("QuillNet outperforms five strong baselines on PTB.", "five strong baselines"),
+    ("QuillNet outperforms 12 prior parsers on PTB.", "12 prior parsers"),
 ])
 def test_baseline_phrases(nlp, sentence, baseline):
     doc = run(nlp, sentence, BarNet="Method", chart_parser="Method")
     assert beaten(doc) == {("QuillNet", baseline)}
+
+
+def test_a_number_that_counts_no_words_is_no_baseline(nlp):
+    assert beaten(run(nlp, "QuillNet outperforms 2.5 points on PTB.")) == set()
+    assert beaten(run(nlp, "QuillNet surpasses 90% accuracy on PTB.")) == set()
 
 
 def test_a_participle_after_the_baseline_ends_it(nlp):
