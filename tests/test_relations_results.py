@@ -475,6 +475,7 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("other_score_links", "beside", " 3.1 beside the ", "other_score"),
     ("other_score_qualifiers", "merely", " merely 3.1 for ", "other_score"),
     ("comparison_dataset_links", "over", " over the ", "dataset_after"),
+    ("dataset_before_links", "within", "within the ", "dataset_before"),
 ])
 def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, entry, text, rule):
     path = tmp_path / "rules.json"
@@ -560,3 +561,12 @@ def test_each_comparison_dataset_link_leads_to_the_dataset_of_a_comparison(nlp, 
     assert got == {("BarNet", "Alpha-QA")}
     got = {(r["o"], r.get("dataset")) for r in rels(annotate(nlp, text.format("zzz"), _OTHER, ("FooNet",)), "improvesOver")}
     assert ("BarNet", "Alpha-QA") not in got
+
+
+@pytest.mark.parametrize("word", PIECES["dataset_before_links"])
+def test_each_dataset_before_link_gives_the_number_the_dataset_before_it(nlp, word):
+    """Two datasets before the number: the one in its clause after the link is the number's."""
+    ents = {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+    text = "We propose FooNet, a reader. Beta-QA is hard, but {} Alpha-QA FooNet reaches 85.1% accuracy."
+    assert ("FooNet", "accuracy", "85.1", "Alpha-QA") in scores(annotate(nlp, text.format(word), ents, ("FooNet",)))
+    assert ("FooNet", "accuracy", "85.1", "Alpha-QA") not in scores(annotate(nlp, text.format("zzz"), ents, ("FooNet",)))

@@ -560,7 +560,7 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
         return after.pop() if len(after) == 1 else None
     start = _clause_start(s, q_start)
     before = [d for d in datasets if start <= d.start and d.end <= q_start]
-    if before and re.search(r"\b(?:on|in|for|over)\s+(?:the\s+)?$", s.text[max(0, before[-1].start - 10):before[-1].start]):
+    if before and rules_of(s).dataset_before.search(s.text[max(0, before[-1].start - 10):before[-1].start]):
         return before[-1].name
     return None
 

@@ -55,6 +55,7 @@ class ResultRules:
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
     other_score: re.Pattern  # right after a comparison's cue: " 3.17 for ", " only 86.9% of the "
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
+    dataset_before: re.Pattern  # ends where a dataset begins: "on ", "in the "
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
@@ -97,6 +98,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
             rf"\s*(?:{_alt(data['other_score_qualifiers'])}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+"
             rf"{_alt(data['other_score_links'])}\s+(?:the\s+|a\s+|an\s+)?", re.I),
         dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
+        dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
         pieces={k: list(v) for k, v in data.items()},
     )
 
