@@ -699,8 +699,24 @@ def _run_end(s: Sentence, q: Quantity) -> int:
 
 
 def _next_starts(s: Sentence) -> dict[int, int]:
+    """Where the next number after each number begins: the window in which a
+    dataset after a number is that number's. A count ("on 40 datasets from
+    MTEB") is no next result and does not close the window."""
     qs = s.quantities
-    return {q.start: (qs[k + 1].start if k + 1 < len(qs) else len(s.text)) for k, q in enumerate(qs)}
+    results = [q for q in qs if not _counts(s, q)]
+    out = {}
+    for q in qs:
+        nxt = next((r.start for r in results if r.start > q.start), len(s.text))
+        out[q.start] = nxt
+    return out
+
+
+_COUNTED = re.compile(r"\s+[a-z][\w-]*s\b")  # "40 datasets", "3 tasks": a plural noun right after a whole number
+
+
+def _counts(s: Sentence, q: Quantity) -> bool:
+    """A whole number with no unit right before a plural noun: how many, not a result."""
+    return q.unit is None and q.value.isdigit() and bool(_COUNTED.match(s.text, q.end))
 
 
 def _only_metric(s: Sentence) -> str | None:
