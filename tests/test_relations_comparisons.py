@@ -241,3 +241,11 @@ def test_by_itself_belongs_to_the_baseline(nlp):
 ])
 def test_each_phrasing_gives_the_baseline_and_its_value(nlp, sentence, expected):
     assert ("QuillNet",) + expected in valued(run(nlp, sentence, BarNet="Method"))
+
+
+def test_a_that_clause_with_a_subject_of_its_own_is_not_the_proposals(nlp):
+    """ "we find that pruning outperforms X": pruning's comparison; "we show that it ..." stays the proposal's."""
+    assert beaten(run(nlp, "For birds, we find that pruning outperforms prior parsers.")) == set()
+    assert beaten(run(nlp, "We show that it outperforms prior parsers.")) == {("QuillNet", "prior parsers")}
+    assert beaten(run(nlp, "We show that our parser is small, while outperforming prior parsers.")) == \
+        {("QuillNet", "prior parsers")}

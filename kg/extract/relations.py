@@ -246,9 +246,24 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
     if whole:
         return whole[-1].name, 0.7
-    if s.main and _refers_to_proposal(s, pos):
+    if s.main and _refers_to_proposal(s, pos) and not _own_subject(s, pos):
         return s.main, 0.65
     return None, 0.0
+
+
+def _own_subject(s: Sentence, pos: int) -> bool:
+    """Whether a clause opened by a word of relation_cues
+    subject_clause_openers ("that") names a subject of its own before the
+    words at `pos`: "we find that prompting outperforms X" is about prompting,
+    not about what "we" made. The opener must stand in the clause of `pos`
+    ("we show that our model ..., while improving X over Y" is still ours).
+    (A method, "our method" or "the model" there were read before this is asked.)"""
+    start = _clause_start(s, pos)
+    opened = [m for m in s.cues.subject_clause.finditer(s.text, 0, pos) if m.end() >= start]
+    return bool(opened) and bool(_WORD.search(s.text, opened[-1].end(), pos))
+
+
+_WORD = re.compile(r"[A-Za-z]")
 
 
 def _proposal_by_head(s: Sentence, m: Mention) -> str | None:
