@@ -651,8 +651,24 @@ def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
             label = "Dataset"
         elif lex.patterns.metric_name_shape.match(tok.text):
             label = "Metric"  # "Robustness@10", "Hits@k"
-        out.append(Candidate(tok.i, tok.i + 1, label, "name"))
+        out.append(Candidate(_versioned_start(v, tok.i, lex), tok.i + 1, label, "name"))
     return out
+
+
+def _versioned_start(v: list[Tok], i: int, lex: Lexicon) -> int:
+    """Where a name that ends in token `i` begins: at the capitalised word
+    before a version ("Swin V2", "Kite V3"), which names what the version is
+    of; else at `i`."""
+    text = v[i].text
+    if i == 0 or text[:1] not in "Vv" or not lex.patterns.version_number.match(text.lower()) \
+            or v[i].is_sent_start:
+        return i
+    prev = v[i - 1]
+    word = prev.text.replace("-", "")
+    if not prev.text[:1].isupper() or not word.isalpha() or prev.lower_ in lex.name_stop_words \
+            or prev.text in lex.not_names:
+        return i
+    return i - 1
 
 
 
