@@ -249,3 +249,8 @@ def test_a_that_clause_with_a_subject_of_its_own_is_not_the_proposals(nlp):
     assert beaten(run(nlp, "We show that it outperforms prior parsers.")) == {("QuillNet", "prior parsers")}
     assert beaten(run(nlp, "We show that our parser is small, while outperforming prior parsers.")) == \
         {("QuillNet", "prior parsers")}
+
+
+def test_a_margin_given_as_a_range_after_ranging(nlp):
+    doc = run(nlp, "QuillNet outperforms BarNet, with accuracy gains ranging from 2.1% to 3.4% on PTB.", BarNet="Method")
+    assert valued(doc) == {("QuillNet", "BarNet", "2.1-3.4")}
