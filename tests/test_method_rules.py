@@ -63,3 +63,28 @@ def test_the_attention_mechanism_is_a_generic_term(nlp):
     found = entities(nlp, "QuokkaNet replaces the attention mechanism with multi-head attention.")
     assert ("multi-head attention", "Method") in found
     assert not any(t.startswith("attention mechanism") for t, _ in found)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("On the test set, Kite V2 scores best.", "Kite V2"),
+    ("We compare with Pebble-Net V3 on birds.", "Pebble-Net V3"),
+])
+def test_a_version_after_a_capitalised_word_is_part_of_its_name(nlp, text, name):
+    assert name in {n for n, _ in entities(nlp, text)}
+
+
+def test_a_version_after_a_function_word_stands_alone(nlp):
+    names = {n for n, _ in entities(nlp, "We compare with The V2 on birds.")}
+    assert "The V2" not in names
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We improve prior methods such as Round-To-Kite and QuillQ on birds.", "Round-To-Kite"),
+    ("Pebble matrices, used in models such as KiteNet, GLQ, or mKite, run fast.", "mKite"),
+])
+def test_names_of_other_shapes_listed_after_a_word_for_methods(nlp, text, name):
+    assert (name, "Method") in entities(nlp, text)
+
+
+def test_a_hyphenated_word_in_lower_case_after_a_capital_is_no_listed_name(nlp):
+    assert ("Round-to-kite", "Method") not in entities(nlp, "We improve prior methods such as Round-to-kite and QuillQ.")

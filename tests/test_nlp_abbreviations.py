@@ -8,7 +8,7 @@ import pytest
 
 from kg import rules
 from kg.nlp import make_pipeline
-from kg.nlp.abbrev_match import is_abbreviation, is_loose_abbreviation
+from kg.nlp.abbrev_match import is_abbreviation, is_camel_abbreviation, is_loose_abbreviation
 
 
 @pytest.mark.parametrize("short,long", [
@@ -68,6 +68,23 @@ def test_capitals_inside_words_when_no_long_form_has_them_open_words(nlp) -> Non
 def test_a_leading_digit_spelled_out(nlp) -> None:
     text = "We propose a novel Two-Stage framework for Structured Pebbling (2SSP) for pruning."
     assert pairs(nlp, text) == [("Two-Stage framework for Structured Pebbling", "2SSP")]
+
+
+@pytest.mark.parametrize("short,word,pair", [
+    ("KS", "KiteSet", True), ("PQA", "PebbleQA", True), ("KSs", "KiteSet", True),
+    ("BERT", "RoBERTa", False),  # a capital of the word left out
+    ("KS", "KITESET", False), ("KS", "Kiteset", False), ("Ks", "KiteSet", False),
+])
+def test_a_camelcase_word_is_abbreviated_by_all_its_capitals(short: str, word: str, pair: bool) -> None:
+    assert is_camel_abbreviation(short, word) is pair
+
+
+def test_a_camelcase_name_and_its_capitals_in_brackets_are_one_entity(nlp) -> None:
+    assert pairs(nlp, "We test on KiteSet (KS) and PebbleQA (PQA). KS is small.") == \
+        [("KiteSet", "KS"), ("PebbleQA", "PQA")]
+    doc = nlp("We evaluate on the KiteSet (KS) benchmark. Results on KS are strong.")
+    names = {(s.text, s._.kg_name) for s in doc.spans["entities"]}
+    assert ("KS", "KiteSet") in names
 
 
 def test_brackets_that_hold_no_abbreviation(nlp) -> None:

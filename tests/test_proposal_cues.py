@@ -194,6 +194,9 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # "our" and a name, with at most one modifier between
     ("On three sets, our FooNet counts birds best.", {"FooNet"}),
     ("Our parameter-efficient BarNet is cheap.", {"BarNet"}),
+    # a name with a hyphen right after "our" is the name, not a modifier
+    ("Our Kite-MoE approach routes tokens cheaply.", {"Kite-MoE"}),
+    ("Our Margin-KD loss helps rankers.", {"Margin-KD"}),
     ("Our advanced model, BazNet, is cheap.", {"BazNet"}),
     # a name marked as the paper's own in brackets
     ("FooNet (ours) beats BarNet by 2 points.", {"FooNet"}),

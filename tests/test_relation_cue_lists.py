@@ -209,6 +209,15 @@ REGEX_LISTS: dict[str, Case] = {
                             lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
     "example_markers": (lambda x: f"FooNet outperforms prior methods, {x} BarNet and BazNet, on CIFAR-10.",
                         lambda rels, x: improves(rels) == {("FooNet", "BarNet"), ("FooNet", "BazNet")}),
+    # A further baseline with a margin of its own: "outperforms BarNet by 2.1 points and BazNet by 0.8 points".
+    "next_margin_words": (lambda x: f"FooNet outperforms BarNet {x} 2.1 points and BazNet {x} 0.8 points on CIFAR-10.",
+                          lambda rels, x: ("FooNet", "BazNet") in improves(rels)),
+    # A clause opened by one of these with a subject of its own is not about "we" or the proposal.
+    "subject_clause_openers": (lambda x: PROPOSAL + f"For birds, we find {x} pruning outperforms prior methods.",
+                               lambda rels, x: ("QuillNet", "prior methods") not in improves(rels)),
+    "next_baseline_joins": (lambda x: f"FooNet outperforms BarNet by 2.1 points{' ' if x[:1].isalnum() else ''}{x} "
+                                      f"BazNet by 0.8 points on CIFAR-10.",
+                            lambda rels, x: ("FooNet", "BazNet") in improves(rels)),
 }
 
 WORD_LISTS: dict[str, Case] = {

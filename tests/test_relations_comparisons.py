@@ -42,10 +42,18 @@ def run(nlp, sentence: str, **entities: str):
     ("QuillNet is more accurate than separately trained models.", "separately trained models"),
     ("QuillNet outperforms established methods on PTB.", "established methods"),
     ("QuillNet outperforms state-of-art parsers on PTB.", "state-of-art parsers"),
+    # a count opens the phrase
+    ("QuillNet outperforms five strong baselines on PTB.", "five strong baselines"),
+    ("QuillNet outperforms 12 prior parsers on PTB.", "12 prior parsers"),
 ])
 def test_baseline_phrases(nlp, sentence, baseline):
     doc = run(nlp, sentence, BarNet="Method", chart_parser="Method")
     assert beaten(doc) == {("QuillNet", baseline)}
+
+
+def test_a_number_that_counts_no_words_is_no_baseline(nlp):
+    assert beaten(run(nlp, "QuillNet outperforms 2.5 points on PTB.")) == set()
+    assert beaten(run(nlp, "QuillNet surpasses 90% accuracy on PTB.")) == set()
 
 
 def test_a_participle_after_the_baseline_ends_it(nlp):
@@ -233,3 +241,16 @@ def test_by_itself_belongs_to_the_baseline(nlp):
 ])
 def test_each_phrasing_gives_the_baseline_and_its_value(nlp, sentence, expected):
     assert ("QuillNet",) + expected in valued(run(nlp, sentence, BarNet="Method"))
+
+
+def test_a_that_clause_with_a_subject_of_its_own_is_not_the_proposals(nlp):
+    """ "we find that pruning outperforms X": pruning's comparison; "we show that it ..." stays the proposal's."""
+    assert beaten(run(nlp, "For birds, we find that pruning outperforms prior parsers.")) == set()
+    assert beaten(run(nlp, "We show that it outperforms prior parsers.")) == {("QuillNet", "prior parsers")}
+    assert beaten(run(nlp, "We show that our parser is small, while outperforming prior parsers.")) == \
+        {("QuillNet", "prior parsers")}
+
+
+def test_a_margin_given_as_a_range_after_ranging(nlp):
+    doc = run(nlp, "QuillNet outperforms BarNet, with accuracy gains ranging from 2.1% to 3.4% on PTB.", BarNet="Method")
+    assert valued(doc) == {("QuillNet", "BarNet", "2.1-3.4")}

@@ -472,11 +472,16 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("change_before", "down", "cuts memory down ", "change_before"),
     ("method_links", "with", " with the ", "method_link"),
     ("training_data_links", "via", "via the ", "training_data"),
+    ("other_score_links", "beside", " 3.1 beside the ", "other_score"),
+    ("other_score_qualifiers", "merely", " merely 3.1 for ", "other_score"),
+    ("comparison_dataset_links", "over", " over the ", "dataset_after"),
+    ("dataset_before_links", "within", "within the ", "dataset_before"),
 ])
 def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, entry, text, rule):
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"results": {"extend": {key: [entry]}}}), encoding="utf-8")
-    check = {"qualifier": "fullmatch", "method_link": "match"}.get(rule, "search")
+    check = {"qualifier": "fullmatch", "method_link": "match", "other_score": "match", "dataset_after": "match"}.get(
+        rule, "search")
     assert not getattr(getattr(result_rules(), rule), check)(text)
     assert getattr(getattr(result_rules([path]), rule), check)(text)
 
@@ -523,3 +528,54 @@ def test_each_score_word_makes_the_number_after_it_a_score_not_a_margin(piece):
 @pytest.mark.parametrize("qualifier", PIECES["score_qualifiers"])
 def test_each_score_qualifier_may_stand_between_the_score_word_and_the_number(qualifier):
     assert _margins(_LISTED_MARGINS.format(f"reaching {qualifier} ")) == ["2.1"], qualifier
+
+
+# -- another method's score after a comparison, and the dataset after a baseline -------------
+_OTHER = {"FooNet": "Method", "BarNet": "Method", "FID": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+
+
+@pytest.mark.parametrize("word", PIECES["other_score_links"])
+def test_each_other_score_link_gives_the_number_to_the_method_after_it(nlp, word):
+    """A lower FID than the other method's: FooNet improves over it."""
+    text = "We propose FooNet, a generator. FooNet reaches an FID of 2.7, compared with 3.1 {} BarNet."
+    found = {(r["s"], r["o"]) for r in rels(annotate(nlp, text.format(word), _OTHER, ("FooNet",)), "improvesOver")}
+    assert found == {("FooNet", "BarNet")}
+    found = {(r["s"], r["o"]) for r in rels(annotate(nlp, text.format("zzz"), _OTHER, ("FooNet",)), "improvesOver")}
+    assert found == set()
+
+
+@pytest.mark.parametrize("word", PIECES["other_score_qualifiers"])
+def test_each_other_score_qualifier_may_stand_before_the_other_number(nlp, word):
+    text = "We propose FooNet, a generator. FooNet reaches an FID of 2.7, compared with {} 3.1 for BarNet."
+    found = {(r["s"], r["o"]) for r in rels(annotate(nlp, text.format(word), _OTHER, ("FooNet",)), "improvesOver")}
+    assert found == {("FooNet", "BarNet")}
+    found = {(r["s"], r["o"]) for r in rels(annotate(nlp, text.format("zzz"), _OTHER, ("FooNet",)), "improvesOver")}
+    assert found == set()
+
+
+@pytest.mark.parametrize("word", PIECES["comparison_dataset_links"])
+def test_each_comparison_dataset_link_leads_to_the_dataset_of_a_comparison(nlp, word):
+    """No margin, two datasets in the sentence: only the link after the baseline says which one it is on."""
+    text = "We propose FooNet, a reader. FooNet outperforms BarNet {} Alpha-QA, though Beta-QA stays hard."
+    got = {(r["o"], r.get("dataset")) for r in rels(annotate(nlp, text.format(word), _OTHER, ("FooNet",)), "improvesOver")}
+    assert got == {("BarNet", "Alpha-QA")}
+    got = {(r["o"], r.get("dataset")) for r in rels(annotate(nlp, text.format("zzz"), _OTHER, ("FooNet",)), "improvesOver")}
+    assert ("BarNet", "Alpha-QA") not in got
+
+
+@pytest.mark.parametrize("word", PIECES["dataset_before_links"])
+def test_each_dataset_before_link_gives_the_number_the_dataset_before_it(nlp, word):
+    """Two datasets before the number: the one in its clause after the link is the number's."""
+    ents = {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+    text = "We propose FooNet, a reader. Beta-QA is hard, but {} Alpha-QA FooNet reaches 85.1% accuracy."
+    assert ("FooNet", "accuracy", "85.1", "Alpha-QA") in scores(annotate(nlp, text.format(word), ents, ("FooNet",)))
+    assert ("FooNet", "accuracy", "85.1", "Alpha-QA") not in scores(annotate(nlp, text.format("zzz"), ents, ("FooNet",)))
+
+
+def test_a_count_of_datasets_does_not_end_the_window_of_a_margins_dataset(nlp):
+    """ "0.5% gains on 40 datasets from Alpha-QA": 40 counts datasets, it is no next result."""
+    ents = {"FooNet": "Method", "BarNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet improves BarNet, bringing 0.5% gains on 40 datasets from "
+                   "Alpha-QA and 0.8% gains on 4 datasets from Beta-QA.", ents, ("FooNet",))
+    got = {(r["o"], r.get("value"), r.get("dataset")) for r in rels(doc, "improvesOver") if r.get("value")}
+    assert got == {("BarNet", "0.5", "Alpha-QA"), ("BarNet", "0.8", "Beta-QA")}

@@ -339,3 +339,38 @@ def test_task_lists_go_on_past_each_list_separator(nlp, sep) -> None:
     assert {"dune mapping", "crater counting"} <= tasks(nlp, f"Prior work looks at tasks such as dune mapping{sep} "
                                                              "crater counting and NLI.")
     assert "crater counting" in tasks(nlp, f"We study question answering{sep} crater counting on maps.")
+
+
+# -- apposition: "FooNet, a novel X approach" ---------------------------------------------------
+_APPOSED = "We propose DuneNet, {article} {skipped}dune digitization {tool} for lunar maps."
+
+
+@pytest.mark.parametrize("article", sorted(rules.load("task_contexts")["apposition_articles"]))
+def test_each_article_opens_a_description_of_an_apposed_name(nlp, article) -> None:
+    assert "dune digitization" in tasks(nlp, _APPOSED.format(article=article, skipped="", tool="framework"))
+    assert "dune digitization" not in tasks(nlp, _APPOSED.format(article="zzz", skipped="", tool="framework"))
+
+
+@pytest.mark.parametrize("word", sorted(rules.load("task_contexts")["apposition_skipped"]))
+def test_each_word_of_praise_is_left_out_of_the_apposed_task(nlp, word) -> None:
+    found = tasks(nlp, _APPOSED.format(article="a", skipped=word + " ", tool="framework"))
+    assert "dune digitization" in found and f"{word} dune digitization" not in found
+
+
+@pytest.mark.parametrize("tool", sorted(rules.load("task_contexts")["apposition_tools"]))
+def test_each_apposition_tool_names_the_task_before_it(nlp, tool) -> None:
+    assert "dune digitization" in tasks(nlp, _APPOSED.format(article="a", skipped="new ", tool=tool))
+
+
+def test_without_a_tool_noun_or_a_name_before_the_comma_no_task_is_read(nlp) -> None:
+    assert "dune digitization" not in tasks(nlp, _APPOSED.format(article="a", skipped="new ", tool="zzz"))
+    assert "dune digitization" not in tasks(nlp, "We study dunes, a dune digitization framework for lunar maps.")
+
+
+@pytest.mark.parametrize("word", sorted(rules.load("task_contexts")["apposition_not_tasks"]))
+def test_a_single_word_that_names_no_task_is_no_apposed_task(nlp, word) -> None:
+    assert word not in tasks(nlp, f"We propose DuneNet, a new {word} strategy for lunar maps.")
+
+
+def test_a_name_with_its_abbreviation_before_the_comma(nlp) -> None:
+    assert "dune digitization" in tasks(nlp, "We propose Dune Mapper (DuMa), a dune digitization framework.")

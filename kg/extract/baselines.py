@@ -118,6 +118,10 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
                 and low not in c.baseline_heads:
             break  # "over X, enabling ...": a participle clause, not the next item
         inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
+        if not cur and _count(tokens, i):
+            cur.append(tok)  # "outperforms five strong baselines": how many, part of the phrase
+            i += 1
+            continue
         if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops, c.stop_exceptions)):
             break
         if not inside_word and low in c.stops_after_noun and cur and _noun_like(cur[-1], c):
@@ -128,6 +132,16 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
         pieces.append(cur)
         seps.append(sep)
     return _finish(s, pieces, seps, examples_from, subject)
+
+
+def _count(tokens: list[Token], i: int) -> bool:
+    """A whole number that opens a phrase and counts the words after it:
+    "five strong baselines", "12 prior methods"; not a score ("85.1%
+    accuracy") nor a margin ("2 points")."""
+    tok = tokens[i]
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    return tok.like_num and tok.text.isalnum() and tok.whitespace_ != "" and nxt is not None \
+        and nxt.text[:1].isalpha() and nxt.text.islower()
 
 
 def _noun_like(item: Token | Mention, c) -> bool:
@@ -258,11 +272,12 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
     if c.self_reference.pattern.fullmatch(text):
         return None
     head = c.trailing_exception.sub("", text).rsplit(None, 1)[-1].lower()  # "the ASR system by itself"
-    first = items[0].lower_ if isinstance(items[0], Token) else ""
+    words = [x for x in items if not (isinstance(x, Token) and x.like_num)]  # "12 prior parsers": after the count
+    first = words[0].lower_ if words and isinstance(words[0], Token) else ""
     if first in c.own_first_words:
         return None  # "the proposed variants"; but "previously proposed techniques" is a baseline
     # A plural noun after a word that marks earlier work: "prior parsers", "existing retrievers".
-    plural_after_marker = first in c.baseline_modifiers and len(items) > 1 and head.endswith("s") and head.isalpha() \
+    plural_after_marker = first in c.baseline_modifiers and len(words) > 1 and head.endswith("s") and head.isalpha() \
         and text.rsplit(None, 1)[-1].islower() and head not in c.not_baseline_plurals
     if head in c.baseline_heads or plural_after_marker or c.baseline_phrase.search(text):
         if any(t.lower_ in c.own_words for t in items if isinstance(t, Token)):

@@ -153,6 +153,9 @@ class Cues:
     verb_object_start: re.Pattern  # "outperforms all X": the words between an improve verb and its object
     lower_is_better: re.Pattern  # metrics in which lower is better: "error", "FID"
     clause_break: re.Pattern  # where a clause begins: ";", "while", "which"
+    next_by: re.Pattern  # after a baseline: " by 2.1 points and ": its margin, up to the next baseline
+    margin_next: re.Pattern  # right after a baseline: " by", its own margin follows
+    subject_clause: re.Pattern  # opens a clause with a subject of its own: "that " in "we find that prompting ..."
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
@@ -209,6 +212,19 @@ def _words(pieces: list[str]) -> str:
     return rf"\b{_alt(pieces)}\b"
 
 
+def _join(words: str) -> str:
+    r"""A join of list items as a regex: a mark right after the item before,
+    a word with space around it; then the space before the next item
+    (", and" is ",\s*and\s+"; "and" is "\s+and\s+")."""
+    out = ""
+    for k, word in enumerate(words.split()):
+        if word[0].isalnum():
+            out += ("" if k else r"\s+") + re.escape(word) + r"\s+"
+        else:
+            out += re.escape(word) + r"\s*"
+    return out
+
+
 def _clause_break(breaks: list[str]) -> re.Pattern:
     """Marks as written, words whole; led by a lookahead of the characters
     the breaks begin with (derived from them), so that a scan of a sentence
@@ -245,7 +261,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
                  # "its advantage over": the text given ends where the cue word starts.
                  r"its\s+(?:[\w-]+\s+){0,2}$"]
     definite = data["definite_determiners"]
-    breaks = data["clause_breaks"]
+    # A word that opens a clause with a subject of its own opens a clause.
+    breaks = list(dict.fromkeys(data["clause_breaks"] + data["subject_clause_openers"]))
     margin = _alt(data["margin_units"])
     return Cues(
         improve_verb=_cue(rf"\b{verbs}\b", data["improve_verbs"]),
@@ -298,6 +315,10 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         verb_object_start=re.compile(rf"\s*(?:{_alt(data['verb_object_words'])}\s+)*", re.I),
         lower_is_better=re.compile(_words(data["lower_is_better"]), re.I),
         clause_break=_clause_break(breaks),
+        next_by=re.compile(rf"\s*{_alt(data['next_margin_words'])}\s+(?:[^,;.()]|\.(?=\d)){{1,40}}?"
+                           rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
+        subject_clause=re.compile(rf"\b{_alt(data['subject_clause_openers'])}\s+", re.I),
+        margin_next=re.compile(rf"\s+{_alt(data['next_margin_words'])}\b", re.I),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),

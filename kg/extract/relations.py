@@ -246,9 +246,24 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
     if whole:
         return whole[-1].name, 0.7
-    if s.main and _refers_to_proposal(s, pos):
+    if s.main and _refers_to_proposal(s, pos) and not _own_subject(s, pos):
         return s.main, 0.65
     return None, 0.0
+
+
+def _own_subject(s: Sentence, pos: int) -> bool:
+    """Whether a clause opened by a word of relation_cues
+    subject_clause_openers ("that") names a subject of its own before the
+    words at `pos`: "we find that prompting outperforms X" is about prompting,
+    not about what "we" made. The opener must stand in the clause of `pos`
+    ("we show that our model ..., while improving X over Y" is still ours).
+    (A method, "our method" or "the model" there were read before this is asked.)"""
+    start = _clause_start(s, pos)
+    opened = [m for m in s.cues.subject_clause.finditer(s.text, 0, pos) if m.end() >= start]
+    return bool(opened) and bool(_WORD.search(s.text, opened[-1].end(), pos))
+
+
+_WORD = re.compile(r"[A-Za-z]")
 
 
 def _proposal_by_head(s: Sentence, m: Mention) -> str | None:
@@ -324,7 +339,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text, s.places)]
         gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(_is_gain(s, q) for q in s.quantities))
         for cue_start, obj_start in compared:
-            other = _OTHER_SCORE.match(text, obj_start)
+            other = rules_of(s).other_score.match(text, obj_start)
             if other and _beats(s, cue_start, other):
                 starts.append((cue_start, other.end()))
             elif gainful:
@@ -401,10 +416,6 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
     return not after or not after[0].isalnum() or word in c.stops or word in ("and", "or")
 
 
-# "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
-_OTHER_SCORE = re.compile(r"\s*(?:only\s+|just\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+(?:for|of|by|from|with)\s+(?:the\s+|a\s+|an\s+)?")
-
-
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
     """ "an FID of 2.71, compared with 3.17 for DDPM": a comparison of two
     scores in the one metric the sentence names, kept only when the first is
@@ -462,20 +473,16 @@ def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
     return s.main, 0.5
 
 
-# "outperforms A by 2.1 points and B by 0.8": what ends one baseline's margin before the next.
-_NEXT_BY = re.compile(r"\s*by\s+(?:[^,;.()]|\.(?=\d)){1,40}?(?:,\s*(?:and\s+)?|\s+and\s+|\s+as well as\s+)(?:the\s+)?")
-
-
 def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
     """Further named baselines each with its own margin: "... B by a wide margin"."""
     out: list[Baseline] = []
     methods = s.of("Method")
     while True:
-        step = _NEXT_BY.match(s.text, end)
+        step = s.cues.next_by.match(s.text, end)  # "... A by 2.1 points and B by 0.8"
         if not step:
             return out
         nxt = next((m for m in methods if m.start == step.end()), None)
-        if nxt is None or nxt.name == subject or nxt.proposed or not re.match(r"\s+by\b", s.text[nxt.end:]):
+        if nxt is None or nxt.name == subject or nxt.proposed or not s.cues.margin_next.match(s.text, nxt.end):
             return out
         out.append(Baseline(nxt.name, nxt.start, nxt.end, named=True))
         end = nxt.end
@@ -568,7 +575,7 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
         return after.pop() if len(after) == 1 else None
     start = _clause_start(s, q_start)
     before = [d for d in datasets if start <= d.start and d.end <= q_start]
-    if before and re.search(r"\b(?:on|in|for|over)\s+(?:the\s+)?$", s.text[max(0, before[-1].start - 10):before[-1].start]):
+    if before and rules_of(s).dataset_before.search(s.text[max(0, before[-1].start - 10):before[-1].start]):
         return before[-1].name
     return None
 
@@ -707,8 +714,24 @@ def _run_end(s: Sentence, q: Quantity) -> int:
 
 
 def _next_starts(s: Sentence) -> dict[int, int]:
+    """Where the next number after each number begins: the window in which a
+    dataset after a number is that number's. A count ("on 40 datasets from
+    MTEB") is no next result and does not close the window."""
     qs = s.quantities
-    return {q.start: (qs[k + 1].start if k + 1 < len(qs) else len(s.text)) for k, q in enumerate(qs)}
+    results = [q for q in qs if not _counts(s, q)]
+    out = {}
+    for q in qs:
+        nxt = next((r.start for r in results if r.start > q.start), len(s.text))
+        out[q.start] = nxt
+    return out
+
+
+_COUNTED = re.compile(r"\s+[a-z][\w-]*s\b")  # "40 datasets", "3 tasks": a plural noun right after a whole number
+
+
+def _counts(s: Sentence, q: Quantity) -> bool:
+    """A whole number with no unit right before a plural noun: how many, not a result."""
+    return q.unit is None and q.value.isdigit() and bool(_COUNTED.match(s.text, q.end))
 
 
 def _only_metric(s: Sentence) -> str | None:
@@ -725,12 +748,9 @@ def _metric_stated_before(s: Sentence, q: Quantity) -> str | None:
     return before[-1].name
 
 
-_ON_DATASET = re.compile(r"\s*(?:[\w-]+\s+){0,6}?(?:on|in|across)\s+(?:the\s+)?")
-
-
 def _dataset_after(s: Sentence, end: int) -> str | None:
     """ "outperforms X on seven of the eight GLUE tasks": the dataset a comparison names after its baseline."""
-    at = _ON_DATASET.match(s.text, end)
+    at = rules_of(s).dataset_after.match(s.text, end)
     if not at:
         return None
     window = s.text.find(",", at.end())

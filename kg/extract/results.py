@@ -53,6 +53,9 @@ class ResultRules:
     trained_on: re.Pattern  # ends where the dataset begins: "trained on ", "pre-trained on the "
     pretrained_on: re.Pattern  # the same for pre-training only
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
+    other_score: re.Pattern  # right after a comparison's cue: " 3.17 for ", " only 86.9% of the "
+    dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
+    dataset_before: re.Pattern  # ends where a dataset begins: "on ", "in the "
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
@@ -90,6 +93,12 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
                                  re.I),
         score_context=re.compile(
             rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
+        # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
+        other_score=re.compile(
+            rf"\s*(?:{_alt(data['other_score_qualifiers'])}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+"
+            rf"{_alt(data['other_score_links'])}\s+(?:the\s+|a\s+|an\s+)?", re.I),
+        dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
+        dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
         pieces={k: list(v) for k, v in data.items()},
     )
 

@@ -80,6 +80,17 @@ def is_abbreviation(short: str, long: str) -> bool:
                for q in range(first_word_end))
 
 
+def is_camel_abbreviation(short: str, word: str) -> bool:
+    """ "StereoSet (SS)", "TriviaQA (TQA)": one word written in CamelCase
+    whose capitals, all of them and in order, are the short form (a plural
+    "s" aside). A capital the short form leaves out fails: "RoBERTa" does not
+    spell out "BERT"."""
+    core = _core(short)
+    capitals = "".join(c for c in word if c.isupper())
+    return len(core) >= 2 and core.isupper() and word[:1].isupper() and word != short \
+        and any(c.islower() for c in word) and capitals == core
+
+
 _WORDS = re.compile(r"^[^\W_]+(?:(?:\s+|[-/])[^\W_]+)*$")
 
 

@@ -15,7 +15,7 @@ from typing import Callable
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.nlp.abbrev_match import is_abbreviation, is_loose_abbreviation
+from kg.nlp.abbrev_match import is_abbreviation, is_camel_abbreviation, is_loose_abbreviation
 from kg.nlp.lexicon import lexicon
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
@@ -42,9 +42,13 @@ def _long_before(v: list[Tok], text: str, paren: int, short: str, skipped: froze
     """The shortest run of words ending just before `paren` that `short`
     abbreviates, as (start, end) token indices; failing that, the shortest
     that it abbreviates by the looser test ("sandglass attention module (SGA)"),
-    in which the words `skipped` need no letter."""
-    return _run_before(v, text, paren, short, is_abbreviation) \
+    in which the words `skipped` need no letter; failing that, one CamelCase
+    word whose capitals it is ("StereoSet (SS)")."""
+    found = _run_before(v, text, paren, short, is_abbreviation) \
         or _run_before(v, text, paren, short, lambda s, long: is_loose_abbreviation(s, long, skipped))
+    if found is None and paren > v[paren].sent_start and is_camel_abbreviation(short, v[paren - 1].text):
+        found = paren - 1, paren  # "StereoSet (SS)": one CamelCase word and its capitals
+    return found
 
 
 def _run_before(v: list[Tok], text: str, paren: int, short: str,

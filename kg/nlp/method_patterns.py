@@ -213,8 +213,15 @@ def _item_word(tok: Tok, lex: Lexicon) -> bool:
 
 
 def _capital_word(tok: Tok, lex: Lexicon) -> bool:
-    return not tok.is_sent_start and tok.text[:1].isupper() and tok.is_alpha and tok.text not in lex.not_names \
-        and tok.lower_ not in lex.name_stop_words
+    """A name written as a capitalised word, or as such words joined by hyphens
+    ("Wanda", "Round-To-Nearest"), or as a word with capitals inside after a
+    lower-case start ("mLSTM")."""
+    if tok.is_sent_start or tok.text in lex.not_names or tok.lower_ in lex.name_stop_words:
+        return False
+    t = tok.text
+    if t[:1].isupper():
+        return t.replace("-", "").isalpha() and all(p[:1].isupper() for p in t.split("-"))
+    return t[:1].islower() and t.isalpha() and any(c.isupper() for c in t[1:])
 
 
 def _item_ok(v: list[Tok], start: int, end: int, lex: Lexicon) -> bool:

@@ -440,6 +440,44 @@ def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> li
     return out
 
 
+def _apposed_tool_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
+    """ "FooNet, a novel reranking approach", "BarNet (BN), a learned video
+    coding framework": a name set off by a comma and described by a tool
+    noun (tc.apposition_tools) after an article; the content words before
+    the noun, past words of praise, are the task the tool is for when the
+    last one names work. One word that names no task there (tc.apposition_not_tasks:
+    "a new training strategy") gives none."""
+    out = []
+    lowers = view_columns(doc)[1]
+    for k in positions(lowers, tc.apposition_articles):
+        if k < 2 or v[k - 1].text != "," or not _apposed_name_before(v, k - 1, lex):
+            continue
+        start = k + 1
+        while start < len(v) and lowers[start] in tc.apposition_skipped:
+            start += 1
+        end = start
+        while end < len(v) and end - start < 5 and lowers[end] not in tc.apposition_tools and _word_ok(v[end], lex, True):
+            end += 1
+        if end == start or end >= len(v) or lowers[end] not in tc.apposition_tools or v[end].sent_start != v[k].sent_start:
+            continue
+        head = end - 1
+        if not names_work(lowers[head], tc, lex.task_heads) or lowers[head] in lex.name_stop_words \
+                or not v[head].text.islower() or (end - start == 1 and lowers[head] in tc.apposition_not_tasks):
+            continue
+        out.append(Candidate(start, end, "Task", "head"))
+    return out
+
+
+def _apposed_name_before(v: list[Tok], comma: int, lex: Lexicon) -> bool:
+    """Whether a name shaped as one ends right before the comma at `comma`:
+    "ListT5,", or one with its abbreviation in brackets ("... (AdaDim),")."""
+    k = comma - 1
+    if v[k].text == ")" and k >= 2 and v[k - 2].text == "(":
+        k -= 2
+        return is_name_like(v[k + 1], lex)
+    return is_name_like(v[k], lex)
+
+
 def _context_word_end(v: list[Tok], start: int, tc: TaskContexts) -> int:
     """Past up to two words of tc.adjectives_before from `start` ("for efficient ...")."""
     j = start
@@ -613,8 +651,24 @@ def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
             label = "Dataset"
         elif lex.patterns.metric_name_shape.match(tok.text):
             label = "Metric"  # "Robustness@10", "Hits@k"
-        out.append(Candidate(tok.i, tok.i + 1, label, "name"))
+        out.append(Candidate(_versioned_start(v, tok.i, lex), tok.i + 1, label, "name"))
     return out
+
+
+def _versioned_start(v: list[Tok], i: int, lex: Lexicon) -> int:
+    """Where a name that ends in token `i` begins: at the capitalised word
+    before a version ("Swin V2", "Kite V3"), which names what the version is
+    of; else at `i`."""
+    text = v[i].text
+    if i == 0 or text[:1] not in "Vv" or not lex.patterns.version_number.match(text.lower()) \
+            or v[i].is_sent_start:
+        return i
+    prev = v[i - 1]
+    word = prev.text.replace("-", "")
+    if not prev.text[:1].isupper() or not word.isalpha() or prev.lower_ in lex.name_stop_words \
+            or prev.text in lex.not_names:
+        return i
+    return i - 1
 
 
 
@@ -670,6 +724,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     _drop_modifiers(doc, v, lex, tc, found)
     found += _gerund_candidates(doc, v, lex, tc)
     found += _tool_purposes(doc, v, lex, tc)
+    found += _apposed_tool_tasks(doc, v, lex, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
     _metrics_before_nouns(v, found, lex)

@@ -113,7 +113,9 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
         novelty=word_cue("novelty", data["novelty_words"], r"\b"),
         our=word_cue("our", ["our"], rf" (?:{our_adjectives} )?{our_nouns}s?\s*[,(]\s*"),
-        our_name=word_cue("our_name", ["our"], rf"\s+(?:(?:{our_adjectives}|\w+-[\w-]+)\s+)?"),
+        # A modifier in lower case may come between ("our parameter-efficient FooNet"); a name with
+        # a hyphen is the name itself ("our DA-MoE approach").
+        our_name=word_cue("our_name", ["our"], rf"\s+(?:(?:{our_adjectives}|(?-i:[a-z][\w]*-[\w-]+))\s+)?"),
         the_proposed=word_cue("the_proposed", data["the_proposed"], r"\s+"),
         apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
                               re.I),

@@ -35,6 +35,10 @@ class TaskContexts:
     verb_tool_links: frozenset[str]
     verb_ability_links: frozenset[str]
     phrase_ends: frozenset[str]
+    apposition_articles: frozenset[str]
+    apposition_skipped: frozenset[str]
+    apposition_tools: frozenset[str]
+    apposition_not_tasks: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
