@@ -12,7 +12,7 @@ Each question is asked with its example values ("example") and with the
 values that give it the most work in this store ("busiest": the most
 mentioned dataset, task, method and metric, and the most reported fact), so
 that a question fast only because its example names nothing here is seen.
-Latency is the median of --repeat runs (default 3):
+Latency is the median of --repeat runs (default 3), after one unmeasured run:
 - serve: GET /ask/NAME?PARAMS on a `kg serve` started on the store, answer read
   in full (binding the names in any case, the query, the JSON results, HTTP);
 - direct: the same binding and query on the store opened in this process,
@@ -41,6 +41,9 @@ sys.path.insert(0, str(ROOT))
 PASSAGES = ROOT.parent / "shared" / "bench" / "scale" / "passages.jsonl"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(])")
 TARGET_MS = 100.0
+# One unmeasured run per question and values first, as a server in use has its caches warm
+# (each query worker holds its own RocksDB caches, and the first run of a question reads from disk).
+WARMUP = 1
 
 
 def passages_corpus(n: int, out: Path, seed: int = 0) -> Path:
@@ -120,6 +123,7 @@ def busiest_values(store) -> dict[str, dict[str, str]]:
         "leaderboard": {"dataset": dataset, "metric": metric},
         "methods-on-dataset": {"dataset": dataset},
         "proposals-for-task": {"task": task},
+        "usage-per-year": {"entity": dataset},
     }
 
 
@@ -128,23 +132,25 @@ def direct_ms(store, name: str, params: dict[str, str], repeat: int) -> tuple[fl
     from kg.sparql.ready import ready_question, store_spellings
 
     times, rows = [], 0
-    for _ in range(repeat):
+    for i in range(repeat + WARMUP):
         t0 = time.perf_counter()
         text = ready_question(name).bind(params, store_spellings(store))
         rows = sum(1 for _ in store.query(text, use_default_graph_as_union=True))
-        times.append((time.perf_counter() - t0) * 1000)
+        if i >= WARMUP:
+            times.append((time.perf_counter() - t0) * 1000)
     return statistics.median(times), rows
 
 
 def serve_ms(base: str, name: str, params: dict[str, str], repeat: int) -> tuple[float, int]:
     url = f"{base}/ask/{name}?" + urllib.parse.urlencode(params)
     times, rows = [], 0
-    for _ in range(repeat):
+    for i in range(repeat + WARMUP):
         req = urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})
         t0 = time.perf_counter()
         with urllib.request.urlopen(req, timeout=60) as r:
             body = r.read()
-        times.append((time.perf_counter() - t0) * 1000)
+        if i >= WARMUP:
+            times.append((time.perf_counter() - t0) * 1000)
         rows = len(json.loads(body)["results"]["bindings"])
     return statistics.median(times), rows
 
@@ -179,6 +185,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="extraction processes for the build")
     ap.add_argument("--repeat", type=int, default=3, help="runs per question; the median is reported")
     ap.add_argument("--timeout", type=float, default=10.0, help="the server's time limit per query")
+    ap.add_argument("--no-direct", action="store_true", help="time through kg serve only")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
@@ -211,7 +218,7 @@ def main() -> None:
         proc.terminate()
         proc.wait(30)
     for r in results:
-        r["direct_ms"], _ = direct_ms(store, r["question"], r["params"], args.repeat)
+        r["direct_ms"] = float("nan") if args.no_direct else direct_ms(store, r["question"], r["params"], args.repeat)[0]
 
     print(f"store {store_path(build)}: {papers} paper graphs, {quads} quads; median of {args.repeat}")
     print(f"{'question':22} {'values':8} {'rows':>6} {'serve ms':>9} {'direct ms':>10}  values")
@@ -219,8 +226,10 @@ def main() -> None:
         flag = "" if r["serve_ms"] <= TARGET_MS else "  (> target)"
         print(f"{r['question']:22} {r['values']:8} {r['rows']!s:>6} {r['serve_ms']:9.0f} {r['direct_ms']:10.0f}  "
               f"{json.dumps(r['params'], ensure_ascii=False)}{flag}")
-    worst = max(r["serve_ms"] for r in results)
-    print(f"slowest median through kg serve: {worst:.0f} ms (target <= {TARGET_MS:.0f} ms)")
+    over = [r for r in results if not r["serve_ms"] <= TARGET_MS]  # a failed request counts as over
+    worst = max((r["serve_ms"] for r in results if r["serve_ms"] == r["serve_ms"]), default=float("nan"))
+    print(f"slowest median through kg serve: {worst:.0f} ms; over the {TARGET_MS:.0f} ms target: "
+          + (", ".join(f"{r['question']} ({r['values']})" for r in over) or "none"))
     if args.json:
         args.json.write_text(json.dumps({"store": str(build), "papers": papers, "quads": quads,
                                          "repeat": args.repeat, "results": results}, indent=1))
