@@ -16,6 +16,13 @@ long queries get stand-in workers up to a cap, so runaway clients cannot
 hold every worker (kg.sparql.workers.QueryPool); results stop at a row cap; the server binds to
 127.0.0.1 unless told otherwise and sends CORS headers only when asked to.
 Nothing it serves loads anything from the network.
+
+Following the store: the server answers from the newest committed build of
+its folder. After `kg build`, `kg build --update` or `kg remove` on it, each
+worker opens the new store at its next query, or within half a second when
+idle; a query running at that moment finishes on the graph it began with, and
+a store still being written is never opened (kg.sparql.follow). The view at
+`/` is the build's graph.html, read at each request.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from kg.sparql.follow import StoreIdentity, store_identity
 from kg.sparql.guard import QueryRefused, check_query
 from kg.sparql.ready import ReadyQuestionError, ready_questions
 from kg.sparql.results import SHORT_NAMES, parse_accept
@@ -80,16 +88,29 @@ class SparqlServer(ThreadingHTTPServer):
             from kg.store import StoreError
             raise StoreError(f"no store at {store}; build one first with `kg build -o DIR`")
         self.config = config
+        self.store_dir = store
         self.questions = ready_questions()
         self.pool = QueryPool(str(store), workers=config.workers, prefixes=_prefixes(),
                               slow_after=min(config.long_after, config.timeout / 2))
         self._view_lock = threading.Lock()
-        self._view_cache: bytes | None = None
+        self._view_cache: tuple[StoreIdentity | None, bytes] | None = None
         try:
             super().__init__((config.host, config.port), SparqlHandler)
         except BaseException:
             self.pool.close()
             raise
+        self._closing = threading.Event()
+        threading.Thread(target=self._finish_interrupted_commits, daemon=True).start()
+
+    def _finish_interrupted_commits(self) -> None:
+        """A builder killed between the two renames of its commit leaves no store
+        folder; finish its commit (as `kg` commands do on opening a store) so that
+        the workers find the build it committed."""
+        from kg.io.outputs import recover
+        while not self._closing.wait(1.0):
+            if store_identity(self.store_dir) is None and not self._closing.wait(1.0) \
+                    and store_identity(self.store_dir) is None:
+                recover(self.config.build_dir)
 
     @property
     def url(self) -> str:
@@ -97,18 +118,23 @@ class SparqlServer(ThreadingHTTPServer):
         return f"http://{host}:{port}"
 
     def view_html(self) -> bytes:
-        """The build folder's graph.html; drawn from the store once if the build skipped it."""
+        """The build folder's graph.html, read at each request so that it follows the
+        builds as the queries do; drawn from the store, once per build, if the build
+        skipped it."""
         path = self.config.build_dir / "graph.html"
-        if path.is_file():
+        try:
             return path.read_bytes()
+        except (FileNotFoundError, IsADirectoryError):
+            pass
         with self._view_lock:
-            if self._view_cache is None:
+            identity = store_identity(self.store_dir)
+            if self._view_cache is None or self._view_cache[0] != identity:
                 from kg.store import KGStore
                 from kg.view import write_view
                 with tempfile.TemporaryDirectory(prefix="kg-view.") as tmp:
                     out = write_view(KGStore.at(self.config.build_dir, read_only=True), Path(tmp) / "graph.html")
-                    self._view_cache = Path(out).read_bytes()
-            return self._view_cache
+                    self._view_cache = (identity, Path(out).read_bytes())
+            return self._view_cache[1]
 
     def query_page(self) -> bytes:
         page = (resources.files("kg.sparql") / "page.html").read_text(encoding="utf-8")
@@ -117,6 +143,7 @@ class SparqlServer(ThreadingHTTPServer):
         return page.replace("/*READY_QUESTIONS*/[]", listing.replace("</", "<\\/")).encode()
 
     def server_close(self) -> None:
+        self._closing.set()
         super().server_close()
         self.pool.close()
 

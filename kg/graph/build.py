@@ -336,6 +336,8 @@ def improved_on(paper: Paper, entities: PaperEntities, name: Any, new: list[ox.Q
         node = ox.NamedNode(str(iris.local_baseline_iri(paper.id, name)))
         new.append(paper.quad(node, RDF.type, MLKG.Baseline))
         new.append(paper.quad(node, SKOS.prefLabel, ox.Literal(name)))
+        if name.lower() != name:  # found in any case by one lookup, as entities are (kg.graph.entities)
+            new.append(paper.quad(node, SKOS.hiddenLabel, ox.Literal(name.lower())))
     return node
 
 

@@ -4,7 +4,8 @@ Reads the names each paper graph uses for its entities (`mlkg:surfaceName`,
 `mlkg:surfaceAlias`), resolves them all at once (kg.graph.canonical), renames
 entity nodes inside the paper graphs where another paper showed two names to
 be one entity, and rewrites the entities graph: classes, the one canonical
-`skos:prefLabel`, every other name as `skos:altLabel`, `skos:exactMatch`.
+`skos:prefLabel`, every other name as `skos:altLabel`, `skos:exactMatch`,
+and the names' lowercase forms as `skos:hiddenLabel`.
 
 It streams paper graph by paper graph and keeps only the distinct namings in
 memory, so it scales with the vocabulary, not the corpus. Running it twice
@@ -77,12 +78,21 @@ def entity_quads(entity: Entity) -> Iterator[ox.Quad]:
     yield ox.Quad(node, SKOS.prefLabel, ox.Literal(entity.pref_label), _ENTITIES)
     for alt in entity.alt_labels:
         yield ox.Quad(node, SKOS.altLabel, ox.Literal(alt), _ENTITIES)
+    for key in hidden_labels([entity.pref_label, *entity.alt_labels]):
+        yield ox.Quad(node, SKOS.hiddenLabel, ox.Literal(key), _ENTITIES)
     for iri in entity.exact_match:
         try:
             target = ox.NamedNode(iri)
         except ValueError:
             continue  # a gazetteer id that is no IRI links nothing
         yield ox.Quad(node, SKOS.exactMatch, target, _ENTITIES)
+
+
+def hidden_labels(names: list[str]) -> list[str]:
+    """The lowercase forms of `names` that are not names already: stored as
+    skos:hiddenLabel, so that finding a name in any case (kg.sparql.ready) is one
+    indexed lookup instead of a scan of every label."""
+    return sorted({n.lower() for n in names} - set(names))
 
 
 def canonicalise(db: ox.Store, resolver: Resolver) -> CanonicalReport:

@@ -162,19 +162,39 @@ def parse_params(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-SPELLINGS_QUERY = """
-SELECT DISTINCT ?label WHERE {
-  VALUES ?wanted { %s }
-  { ?e <http://www.w3.org/2004/02/skos/core#prefLabel> ?label }
-  UNION { ?e <http://www.w3.org/2004/02/skos/core#altLabel> ?label }
+_SKOS = "http://www.w3.org/2004/02/skos/core#"
+# The build stores each name's lowercase form as a name or a skos:hiddenLabel
+# (kg.graph.entities), so the names that differ from the wanted one only in case
+# are found through one indexed lookup of its lowercase form.
+SPELLINGS_QUERY = f"""
+SELECT DISTINCT ?label WHERE {{
+  VALUES (?wanted ?key) {{ (%s %s) }}
+  ?e <{_SKOS}prefLabel>|<{_SKOS}altLabel>|<{_SKOS}hiddenLabel> ?key .
+  ?e <{_SKOS}prefLabel>|<{_SKOS}altLabel> ?label .
   FILTER(LCASE(STR(?label)) = LCASE(?wanted))
-}
+}}
 """
+# Stores built before hidden labels: every label is compared.
+SPELLINGS_SCAN_QUERY = f"""
+SELECT DISTINCT ?label WHERE {{
+  VALUES ?wanted {{ %s }}
+  {{ ?e <{_SKOS}prefLabel> ?label }}
+  UNION {{ ?e <{_SKOS}altLabel> ?label }}
+  FILTER(LCASE(STR(?label)) = LCASE(?wanted))
+}}
+"""
+_HAS_HIDDEN = f"ASK {{ ?e <{_SKOS}hiddenLabel> ?key }}"
 
 
 def store_spellings(store) -> Callable[[str], list[str]]:
     """`spellings` for `bind`, looked up in an open pyoxigraph Store (default graph = union)."""
+    indexed = bool(store.query(_HAS_HIDDEN, use_default_graph_as_union=True))
+
     def spellings(value: str) -> list[str]:
-        rows = store.query(SPELLINGS_QUERY % sparql_string(value), use_default_graph_as_union=True)
+        if indexed:
+            query = SPELLINGS_QUERY % (sparql_string(value), sparql_string(value.lower()))
+        else:
+            query = SPELLINGS_SCAN_QUERY % sparql_string(value)
+        rows = store.query(query, use_default_graph_as_union=True)
         return sorted(row[0].value for row in rows)
     return spellings

@@ -1,5 +1,9 @@
 """Queries run in worker processes, so that a timeout really stops the work.
 
+Workers answer from the newest committed build of their store folder
+(kg.sparql.follow): `kg build`, `--update` and `kg remove` on a served folder
+show in the answers without a restart.
+
 Oxigraph evaluates a query in Rust without a way to cancel it, and a thread
 cannot be stopped from outside. So each query goes to one of a few worker
 processes that hold the store open read-only; a query past its deadline gets
@@ -92,21 +96,30 @@ def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> Que
     return QueryAnswer(200, out.content_type, out.body, out.rows, out.truncated)
 
 
+# How often an idle worker looks for a newer committed build, so that it has the
+# new store open before the next query comes, and lets go of the old one's files.
+IDLE_CHECK_SECONDS = 0.5
+
+
 def _worker_main(store_path: str, prefixes: dict[str, str], inbox: Connection, outbox: Connection) -> None:
-    import pyoxigraph as ox
+    from kg.sparql.follow import FollowedStore
 
     try:
-        store = ox.Store.read_only(store_path)
+        followed = FollowedStore(store_path)
     except Exception as err:
         outbox.send(("error", f"cannot open the store at {store_path}: {err}"))
         return
     outbox.send(("ready", None))
     while True:
         try:
+            if not inbox.poll(IDLE_CHECK_SECONDS):
+                followed.current()
+                continue
             job = inbox.recv()
         except (EOFError, OSError):
             return
-        outbox.send(execute(store, job, prefixes))
+        # Each query runs start to end on the store current when it began (see kg.sparql.follow).
+        outbox.send(execute(followed.current(), job, prefixes))
 
 
 def _lower_priority(pid: int) -> None:
