@@ -372,15 +372,16 @@ class Graph:
             check_query(sparql)
             return to_rows(store.query(sparql))
 
-    def ask(self, name: str, **params: Any) -> Rows:
-        """Run the ready question `name` (`kg query --list`, or kg.questions()) with
-        its parameters as keywords: g.ask("leaderboard", dataset="CIFAR-10", metric="accuracy").
-        Names of entities match in any case, as with `--param`."""
+    def ask(self, question: str, /, **params: Any) -> Rows:
+        """Run the ready question named `question` (`kg query --list`, or kg.questions())
+        with its parameters as keywords: g.ask("leaderboard", dataset="CIFAR-10", metric="accuracy").
+        Names of entities match in any case, as with `--param`. `question` is
+        positional-only, since find-entity has a parameter called `name`."""
         from kg.query import ready_query
 
         store = self._open_store()
         with _cli_errors():
-            text = ready_query(store, name, {k: str(v) for k, v in params.items()})
+            text = ready_query(store, question, {k: str(v) for k, v in params.items()})
             return to_rows(store.query(text))
 
     # -- other libraries ---------------------------------------------------------

@@ -124,6 +124,16 @@ def test_ask_runs_a_ready_question_with_keywords(built):
         assert "leaderboard" in kg.questions()
 
 
+def test_every_ready_question_takes_its_parameters_as_keywords(built):
+    # find-entity's parameter is called `name`: it must not collide with the question's name
+    with kg.open(built) as g:
+        for question, about in kg.questions().items():
+            params = {p["name"]: p["default"] for p in about["params"]}
+            assert isinstance(g.ask(question, **params), list), question
+        found = g.ask("find-entity", name="cifar-10")
+        assert found and all("dataset" in r["entity"] for r in found)
+
+
 def test_rows_to_a_dataframe(built):
     pd = pytest.importorskip("pandas")
     with kg.open(built) as g:
