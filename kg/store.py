@@ -8,6 +8,8 @@ named graphs, so users never need GRAPH clauses.
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -108,6 +110,11 @@ class KGStore:
     def bulk_load(self, quads: Iterable[ox.Quad]) -> None:
         self.db.bulk_extend(quads)
 
+    def loader(self, folder: str | os.PathLike) -> "BackgroundLoad":
+        """Load batches of quads while the caller goes on (see BackgroundLoad);
+        `folder` holds the batches on their way in."""
+        return BackgroundLoad(self.db, folder)
+
     def remove_paper(self, paper_id: str) -> bool:
         g = ox.NamedNode(str(iris.paper_graph_iri(paper_id)))
         if not self.db.contains_named_graph(g):
@@ -164,6 +171,68 @@ class KGStore:
 
     def close(self) -> None:
         del self.db
+
+
+class BackgroundLoad:
+    """Loads batches of quads into a store in a second thread, by Oxigraph's
+    bulk loader, so a build goes on extracting while the store is written.
+
+    `add` writes a batch as an N-Quads file in `folder` (pyoxigraph's
+    serializer) and queues it; the thread hands the file to `Store.bulk_load`,
+    which parses and loads it without Python's lock (given bytes instead, it
+    would take the lock to read them and slow the caller down), then deletes
+    it. At most two batches wait, so memory and disk stay bounded when loading
+    is slower than extraction. Use it as a context manager: leaving waits for
+    the last batch, and an error of the loader is raised in the caller (at the
+    next `add` or on leaving)."""
+
+    def __init__(self, db: ox.Store, folder: str | os.PathLike):
+        self.db = db
+        self.folder = Path(folder)
+        self._count = 0
+        self._queue: queue.Queue[Path | None] = queue.Queue(maxsize=2)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="kg-store-load", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (path := self._queue.get()) is not None:
+            try:
+                if self._error is None:
+                    self.db.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
+            except BaseException as exc:  # handed to the caller
+                self._error = exc
+            finally:
+                path.unlink(missing_ok=True)
+
+    def add(self, quads: list[ox.Quad]) -> None:
+        self._raise()
+        if quads:
+            self._count += 1
+            path = self.folder / f".load-{self._count}.nq"
+            ox.serialize(quads, str(path), ox.RdfFormat.N_QUADS)
+            self._queue.put(path)
+
+    def close(self) -> None:
+        """Wait until every queued batch is in the store."""
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise StoreError(f"loading the store failed: {self._error}") from self._error
+
+    def __enter__(self) -> "BackgroundLoad":
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        if exc_type is None:
+            self.close()
+        elif self._thread.is_alive():
+            self._queue.put(None)  # the build failed: let the thread end, keep the caller's error
+            self._thread.join()
 
 
 def _prefixes() -> dict[str, str]:
