@@ -170,14 +170,20 @@ def growth(results: list[dict]) -> None:
           f"({mem_first:.0f} -> {mem_last:.0f} MiB)")
 
 
-def _timed(cmd: list[str], env: dict, cwd: Path) -> tuple[float, str]:
+def _timed(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (all threads, user + system) and output of `cmd`."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     # cwd: `python -m` puts the current folder first on the path, before PYTHONPATH
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"benchmark: {' '.join(cmd)} failed:\n{done.stderr[-3000:]}")
-    return wall, done.stdout + done.stderr
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, done.stdout + done.stderr
 
 
 def ratio(trees: list[Path], runs: int) -> None:
@@ -195,22 +201,27 @@ def ratio(trees: list[Path], runs: int) -> None:
             for tree in trees:
                 env = {**os.environ, "PYTHONPATH": str(tree)}
                 kg = [sys.executable, "-m", "kg"]
-                wall, _ = _timed([*kg, "extract", str(PASSAGES), "-o", str(work / "records.jsonl")], env, work)
+                wall, cpu, _ = _timed([*kg, "extract", str(PASSAGES), "-o", str(work / "records.jsonl")], env, work)
                 times.setdefault((tree, "extract"), []).append(wall)
-                wall, out = _timed([*kg, "build", str(PASSAGES), "-o", str(work / f"build-{i}")], env, work)
+                times.setdefault((tree, "extract cpu"), []).append(cpu)
+                wall, cpu, out = _timed([*kg, "build", str(PASSAGES), "-o", str(work / f"build-{i}")], env, work)
                 times.setdefault((tree, "build"), []).append(wall)
+                times.setdefault((tree, "build cpu"), []).append(cpu)
                 stages.setdefault(tree, []).extend(l for l in out.splitlines() if l.startswith("seconds by stage"))
                 shutil.rmtree(work / f"build-{i}", ignore_errors=True)
                 print(f"run {i + 1}, {tree}: extract {times[(tree, 'extract')][-1]:.2f} s, "
                       f"build {wall:.2f} s  (load {os.getloadavg()[0]:.1f})", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"\n{PASSAGES.name}, one worker, median of {runs} alternating runs:")
-    print(f"{'tree':<40} {'extract s':>9} {'build s':>9} {'build/extract':>13}")
+    print(f"\n{PASSAGES.name}, one worker, median of {runs} alternating runs "
+          "(wall: the target; CPU: all threads, steadier on a shared machine):")
+    print(f"{'tree':<32} {'extract s':>9} {'build s':>9} {'build/extract':>13} {'extract CPU':>11} {'build CPU':>9} "
+          f"{'CPU ratio':>9}")
     for tree in trees:
-        ext = statistics.median(times[(tree, "extract")])
-        bld = statistics.median(times[(tree, "build")])
-        print(f"{str(tree):<40} {ext:9.2f} {bld:9.2f} {bld / ext:13.2f}")
+        ext, bld = (statistics.median(times[(tree, k)]) for k in ("extract", "build"))
+        ext_cpu, bld_cpu = (statistics.median(times[(tree, k)]) for k in ("extract cpu", "build cpu"))
+        print(f"{str(tree):<32} {ext:9.2f} {bld:9.2f} {bld / ext:13.2f} {ext_cpu:11.2f} {bld_cpu:9.2f} "
+              f"{bld_cpu / ext_cpu:9.2f}")
         for line in stages[tree]:
             print(f"    {line}")
 
