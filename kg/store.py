@@ -181,7 +181,7 @@ class BackgroundLoad:
     serializer) and queues it; the thread hands the file to `Store.bulk_load`,
     which parses and loads it without Python's lock (given bytes instead, it
     would take the lock to read them and slow the caller down), then deletes
-    it. At most two batches wait, so memory and disk stay bounded when loading
+    it. At most one batch waits, so memory and disk stay bounded when loading
     is slower than extraction. Use it as a context manager: leaving waits for
     the last batch, and an error of the loader is raised in the caller (at the
     next `add` or on leaving)."""
@@ -190,7 +190,7 @@ class BackgroundLoad:
         self.db = db
         self.folder = Path(folder)
         self._count = 0
-        self._queue: queue.Queue[Path | None] = queue.Queue(maxsize=2)
+        self._queue: queue.Queue[Path | None] = queue.Queue(maxsize=1)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="kg-store-load", daemon=True)
         self._thread.start()
