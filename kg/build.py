@@ -28,7 +28,7 @@ from kg.progress import wanted as progress_wanted
 from kg.timing import StageClock
 
 RECORDS = "records.jsonl"
-# Quads per batch handed to the store's loader: big enough that Oxigraph's
+# Quads per file handed to the store's loader: big enough that Oxigraph's
 # bulk loader works in large runs, small enough that the last one, loaded
 # after extraction ends, is quick.
 _LOAD_BATCH = 50_000
@@ -127,9 +127,8 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     with OutputSet(out) as staged:
         store = KGStore(staged.path(STORE_DIRNAME))
         union = UnionWriter(staged.path(GRAPH_TTL), staged.scratch("union.nq"), resolver.fresh())
-        batch: list = []
         try:
-            with store.loader(staged.scratch("load").parent) as loader, open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out:
+            with store.loader(staged.scratch("load").parent, _LOAD_BATCH) as loader, open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out:
                 for abstract, record in clock.iterate("extract", pairs):
                     with clock.stage("records"):
                         rec_out.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -139,17 +138,12 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
                         summary.relations[rel["p"]] += 1
                     with clock.stage("graph"):
                         quads = list(record_quads(abstract, record, resolver))
-                        batch += quads
+                    with clock.stage("store"):
+                        loader.add(quads)
                     with clock.stage("export"):
                         union.add_paper(record["id"], quads)
-                    if len(batch) >= _LOAD_BATCH:
-                        with clock.stage("store"):
-                            loader.add(batch)
-                        batch = []
                 with clock.stage("store"):
-                    loader.add(batch)
-                    batch = []
-                    loader.close()  # waits for the last batches
+                    loader.close()  # waits for the last batch
             # one node per entity across papers, canonical labels; the rest of graph.ttl
             union.finish(store.db, clock)
         finally:

@@ -110,10 +110,10 @@ class KGStore:
     def bulk_load(self, quads: Iterable[ox.Quad]) -> None:
         self.db.bulk_extend(quads)
 
-    def loader(self, folder: str | os.PathLike) -> "BackgroundLoad":
-        """Load batches of quads while the caller goes on (see BackgroundLoad);
-        `folder` holds the batches on their way in."""
-        return BackgroundLoad(self.db, folder)
+    def loader(self, folder: str | os.PathLike, batch: int = 50_000) -> "BackgroundLoad":
+        """Load quads while the caller goes on (see BackgroundLoad); `folder`
+        holds them on their way in, `batch` quads a file."""
+        return BackgroundLoad(self.db, folder, batch)
 
     def remove_paper(self, paper_id: str) -> bool:
         g = ox.NamedNode(str(iris.paper_graph_iri(paper_id)))
@@ -174,22 +174,27 @@ class KGStore:
 
 
 class BackgroundLoad:
-    """Loads batches of quads into a store in a second thread, by Oxigraph's
-    bulk loader, so a build goes on extracting while the store is written.
+    """Loads quads into a store in a second thread, by Oxigraph's bulk loader,
+    so a build goes on extracting while the store is written.
 
-    `add` writes a batch as an N-Quads file in `folder` (pyoxigraph's
-    serializer) and queues it; the thread hands the file to `Store.bulk_load`,
-    which parses and loads it without Python's lock (given bytes instead, it
-    would take the lock to read them and slow the caller down), then deletes
-    it. At most one batch waits, so memory and disk stay bounded when loading
-    is slower than extraction. Use it as a context manager: leaving waits for
-    the last batch, and an error of the loader is raised in the caller (at the
-    next `add` or on leaving)."""
+    `add` appends a paper's quads to an N-Quads file in `folder` (pyoxigraph's
+    serializer); every `batch` quads the file is queued, and the thread hands
+    it to `Store.bulk_load`, which parses and loads it without Python's lock
+    (given bytes instead, it would take the lock to read them and slow the
+    caller down), then deletes it. Nothing is held in Python between papers,
+    and at most one file waits, so memory and disk stay bounded when loading is
+    slower than extraction. Use it as a context manager: leaving waits for the
+    last file, and an error of the loader is raised in the caller (at the next
+    `add` or on leaving)."""
 
-    def __init__(self, db: ox.Store, folder: str | os.PathLike):
+    def __init__(self, db: ox.Store, folder: str | os.PathLike, batch: int = 50_000):
         self.db = db
         self.folder = Path(folder)
-        self._count = 0
+        self.batch = batch
+        self._files = 0
+        self._path: Path | None = None
+        self._fh = None
+        self._in_file = 0
         self._queue: queue.Queue[Path | None] = queue.Queue(maxsize=1)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="kg-store-load", daemon=True)
@@ -207,14 +212,26 @@ class BackgroundLoad:
 
     def add(self, quads: list[ox.Quad]) -> None:
         self._raise()
-        if quads:
-            self._count += 1
-            path = self.folder / f".load-{self._count}.nq"
-            ox.serialize(quads, str(path), ox.RdfFormat.N_QUADS)
-            self._queue.put(path)
+        if not quads:
+            return
+        if self._fh is None:
+            self._files += 1
+            self._path = self.folder / f".load-{self._files}.nq"
+            self._fh = open(self._path, "wb")
+        ox.serialize(quads, self._fh, ox.RdfFormat.N_QUADS)
+        self._in_file += len(quads)
+        if self._in_file >= self.batch:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._queue.put(self._path)
+            self._fh, self._in_file = None, 0
 
     def close(self) -> None:
-        """Wait until every queued batch is in the store."""
+        """Wait until every quad added is in the store."""
+        self._hand_over()
         if self._thread.is_alive():
             self._queue.put(None)
             self._thread.join()
@@ -230,9 +247,12 @@ class BackgroundLoad:
     def __exit__(self, exc_type, *exc) -> None:
         if exc_type is None:
             self.close()
-        elif self._thread.is_alive():
-            self._queue.put(None)  # the build failed: let the thread end, keep the caller's error
-            self._thread.join()
+        else:
+            if self._fh is not None:
+                self._fh.close()
+            if self._thread.is_alive():
+                self._queue.put(None)  # the build failed: let the thread end, keep the caller's error
+                self._thread.join()
 
 
 def _prefixes() -> dict[str, str]:

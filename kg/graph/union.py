@@ -9,7 +9,7 @@ makes, in three parts:
    (its node, or an IRI under it: sentences, facts, results, the extraction
    run) and whose object is no entity is final: no other paper can state it,
    and the canonical pass never renames it. It is written at once, by
-   pyoxigraph's Turtle serializer, a batch at a time.
+   pyoxigraph's Turtle serializer.
 2. A triple whose object is an entity (`mlkg:mentions`, `rdf:subject`, ...)
    is also this paper's alone, but the canonical pass may rename that entity.
    Such triples wait in an N-Quads file next to the outputs and are written
@@ -40,7 +40,6 @@ from kg.graph.vocab import GRAPH, ID, PREFIXES, SEGMENT_TYPE
 from kg.timing import StageClock
 
 _PREFIXES = {k: str(v) for k, v in PREFIXES.items()}
-_BATCH = 50_000
 _ID_PAPER = str(ID["paper/"])
 _GRAPH_PAPER = str(GRAPH["paper/"])
 
@@ -79,29 +78,23 @@ class UnionWriter:
         self._out: BinaryIO = open(out, "wb")
         self._out.write(turtle_header())
         self._spool: BinaryIO = open(spool, "wb")
-        self._final: list[ox.Quad] = []  # quads whose triples are final (part 1)
-        self._waiting: list[ox.Quad] = []
 
     def add_paper(self, paper_id: str, quads: Iterable[ox.Quad]) -> None:
         """Take in every quad of one paper (all in its named graph)."""
         node = str(iris.paper_iri(paper_id))
         under = node + "/"
-        waiting = []
+        final, waiting = [], []
         for quad in dict.fromkeys(quads):  # a paper may state a triple twice
             subject = quad.subject.value
             if (subject == node or subject.startswith(under)) and not _is_entity(quad.object):
-                self._final.append(quad)
+                final.append(quad)
             else:
                 waiting.append(quad)
         add_namings(self.resolver, quad_namings(waiting))
-        self._waiting += waiting
-        if len(self._final) + len(self._waiting) >= _BATCH:
-            self._flush()
-
-    def _flush(self) -> None:
-        self._out.write(turtle_body(q.triple for q in self._final))
-        ox.serialize(self._waiting, self._spool, ox.RdfFormat.N_QUADS)
-        self._final, self._waiting = [], []
+        # Written now, a paper at a time (as fast as in larger runs): holding
+        # quads in Python would make every garbage collection longer.
+        self._out.write(turtle_body(q.triple for q in final))
+        ox.serialize(waiting, self._spool, ox.RdfFormat.N_QUADS)
 
     def finish(self, db: ox.Store, clock: StageClock | None = None) -> CanonicalReport:
         """After the last paper is loaded into `db`: the canonical pass on `db`,
@@ -112,9 +105,7 @@ class UnionWriter:
             self.resolver.finish()
             shared = dict.fromkeys(q.triple for q in write_entities(db, self.resolver, report))
         with clock.stage("export"):
-            self._flush()
             self._spool.close()
-            own: list[ox.Triple] = []
             for graph, quads in _by_graph(ox.parse(path=str(self.spool_path), format=ox.RdfFormat.N_QUADS)):
                 changed = renames(self.resolver, quad_namings(quads))
                 if changed:
@@ -122,6 +113,7 @@ class UnionWriter:
                     report.renamed += len(changed)
                 node = paper_node_of_graph(graph.value)
                 under = node + "/"
+                own = []
                 # dict.fromkeys: two entities of a paper renamed to one make two triples one
                 for triple in dict.fromkeys(_renamed_triple(q, changed) for q in quads):
                     subject = triple.subject.value
@@ -129,10 +121,7 @@ class UnionWriter:
                         own.append(triple)
                     else:
                         shared[triple] = None
-                if len(own) >= _BATCH:
-                    self._out.write(turtle_body(own))
-                    own = []
-            self._out.write(turtle_body(own))
+                self._out.write(turtle_body(own))
             # Grouped by subject, so Turtle states each entity in one block.
             self._out.write(turtle_body(sorted(shared, key=_subject_order)))
             self._out.close()
