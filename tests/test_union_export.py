@@ -15,7 +15,7 @@ from kg.graph.build import default_resolver
 from kg.graph.entities import canonicalise, rename
 from kg.graph.union import UnionWriter
 from kg.model import Abstract
-from kg.store import KGStore, StoreError
+from kg.store import BackgroundLoad, KGStore, StoreError
 
 TEXT = "We propose BarNet. BarNet is evaluated on Foo Bench and improves over the previous best model."
 
@@ -127,5 +127,5 @@ def test_background_load_loads_every_batch_and_reports_failures(tmp_path):
             raise OSError("disk full")
 
     with pytest.raises(StoreError, match="disk full"):
-        with KGStore.loader(type("S", (), {"db": Broken()})(), tmp_path) as loader:
+        with BackgroundLoad(Broken(), tmp_path) as loader:
             loader.add(quads)
