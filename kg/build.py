@@ -120,15 +120,14 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
 
     # Every output is staged and committed together (kg.io.outputs): a build
     # killed at any moment leaves the previous set, complete and consistent.
-    # Every output is staged and committed together (kg.io.outputs): a build
-    # killed at any moment leaves the previous set, complete and consistent.
     # The store is loaded in a second thread while extraction goes on, and
     # graph.ttl is written from the quads as they are made (kg.graph.union).
     with OutputSet(out) as staged:
         store = KGStore(staged.path(STORE_DIRNAME))
         union = UnionWriter(staged.path(GRAPH_TTL), staged.scratch("union.nq"), resolver.fresh())
         try:
-            with store.loader(staged.scratch("load").parent, _LOAD_BATCH) as loader, open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out:
+            with (store.loader(staged.stage, _LOAD_BATCH) as loader,
+                  open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out):
                 for abstract, record in clock.iterate("extract", pairs):
                     with clock.stage("records"):
                         rec_out.write(json.dumps(record, ensure_ascii=False) + "\n")
