@@ -3,6 +3,15 @@
     python3 benchmarks/bench_build.py                          # 10k and 100k abstracts
     python3 benchmarks/bench_build.py --sizes 1000 3000 10000 30000 --workers 2
     python3 benchmarks/bench_build.py --sizes 100000 --no-view
+    python3 benchmarks/bench_build.py --ratio                  # kg build / kg extract, one worker
+    python3 benchmarks/bench_build.py --ratio --compare ../main   # ... and of another checkout, same run
+
+Corpora: ../shared/bench/scale/passages.jsonl (3,910 distinct passages of
+real ML papers) up to its length; above it, its passages followed by copies
+with new ids and their sentences shuffled (bench_corpus.py). `--ratio` runs
+`kg extract` and `kg build` on passages.jsonl, alternating, three times each
+(so the machine's noise hits both), and prints the median wall times and
+their ratio (issue 19: at most 1.5).
 
 Each build runs in its own process (python3 benchmarks/bench_build.py --child
 ...), so one size's memory never carries into the next. Inside it a thread
@@ -14,13 +23,18 @@ view run after it, one at a time.
 
 Targets (issue 9): 100k abstracts on 2 cores with peak memory under 4 GiB;
 time growing linearly with corpus size (seconds per abstract flat).
+Targets (issue 19): 100k abstracts with --workers 2 in at most 120 s; 1M
+projected by the fitted line in at most 20 min, peak memory under 4 GiB;
+`--ratio` at most 1.5.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -85,9 +99,9 @@ def child(corpus: str, out: str, workers: int, view: bool) -> None:
 
 
 def run_size(n: int, workers: int, view: bool, keep: bool) -> dict:
-    from bench_corpus import make_corpus
+    from bench_corpus import PASSAGES, make_corpus
 
-    corpus = make_corpus(n)
+    corpus = make_corpus(n, source=PASSAGES)
     out = Path(tempfile.mkdtemp(prefix=f"kg-bench-build-{n}-"))
     print(f"building {n} abstracts in {out} (progress every 10 s in {out.with_suffix('.log')})", flush=True)
     cmd = [sys.executable, __file__, "--child", str(corpus), str(out), "--workers", str(workers)]
@@ -103,6 +117,7 @@ def run_size(n: int, workers: int, view: bool, keep: bool) -> dict:
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     figures["wall"] = wall
     figures["n"] = n
+    figures["load"] = os.getloadavg()
     return figures
 
 
@@ -118,6 +133,9 @@ def report(results: list[dict]) -> None:
         setup = r["seconds"] - sum(r["stages"].values())
         print(f"{r['abstracts']:9d} {r['triples']:10d} {r['seconds']:8.1f} {1000 * r['seconds'] / r['abstracts']:8.2f} "
               f"{peak:8.0f}  {setup:8.1f} " + " ".join(f"{r['stages'].get(s, 0):8.1f}" for s in seen))
+    print("\nload average (1, 5, 15 min) when each build ended (2 cores, shared with other work):")
+    for r in results:
+        print(f"{r['abstracts']:9d}  " + " ".join(f"{x:.1f}" for x in r.get("load", ())))
     print("\npeak resident memory by stage (MiB, build process and its workers):")
     print(f"{'abstracts':>9}  " + " ".join(f"{s[:8]:>8}" for s in ["setup", *seen]))
     for r in results:
@@ -139,6 +157,9 @@ def growth(results: list[dict]) -> None:
     ss_tot = sum((y - my) ** 2 for y in ys)
     r2 = 1 - ss_res / ss_tot if ss_tot else 1.0
     print(f"\ngrowth: seconds = {intercept:.1f} + {1000 * slope:.2f} ms x abstracts   (R^2 = {r2:.4f})")
+    for size in sorted({10_000, 100_000, max(xs), 1_000_000}):
+        where = "measured size" if size in xs else "projected"
+        print(f"        line at {size:>9,}: {intercept + slope * size:8.0f} s = {(intercept + slope * size) / 60:5.1f} min ({where})")
     first, last = results[0], results[-1]
     size_ratio = last["abstracts"] / first["abstracts"]
     time_ratio = last["seconds"] / first["seconds"]
@@ -149,14 +170,77 @@ def growth(results: list[dict]) -> None:
           f"({mem_first:.0f} -> {mem_last:.0f} MiB)")
 
 
+def _timed(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (all threads, user + system) and output of `cmd`."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    # cwd: `python -m` puts the current folder first on the path, before PYTHONPATH
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        sys.exit(f"benchmark: {' '.join(cmd)} failed:\n{done.stderr[-3000:]}")
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, done.stdout + done.stderr
+
+
+def ratio(trees: list[Path], runs: int) -> None:
+    """`kg build` / `kg extract` wall time on passages.jsonl with one worker,
+    alternating extract and build (and the trees) so noise hits all alike."""
+    from bench_corpus import PASSAGES
+
+    if not PASSAGES.exists():
+        sys.exit(f"benchmark: {PASSAGES} is not here (it lives in ../shared)")
+    work = Path(tempfile.mkdtemp(prefix="kg-bench-ratio-"))
+    times: dict[tuple[Path, str], list[float]] = {}
+    stages: dict[Path, list[str]] = {}
+    try:
+        for i in range(runs):
+            for tree in trees:
+                env = {**os.environ, "PYTHONPATH": str(tree)}
+                kg = [sys.executable, "-m", "kg"]
+                wall, cpu, _ = _timed([*kg, "extract", str(PASSAGES), "-o", str(work / "records.jsonl")], env, work)
+                times.setdefault((tree, "extract"), []).append(wall)
+                times.setdefault((tree, "extract cpu"), []).append(cpu)
+                wall, cpu, out = _timed([*kg, "build", str(PASSAGES), "-o", str(work / f"build-{i}")], env, work)
+                times.setdefault((tree, "build"), []).append(wall)
+                times.setdefault((tree, "build cpu"), []).append(cpu)
+                stages.setdefault(tree, []).extend(l for l in out.splitlines() if l.startswith("seconds by stage"))
+                shutil.rmtree(work / f"build-{i}", ignore_errors=True)
+                print(f"run {i + 1}, {tree}: extract {times[(tree, 'extract')][-1]:.2f} s, "
+                      f"build {wall:.2f} s  (load {os.getloadavg()[0]:.1f})", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"\n{PASSAGES.name}, one worker, median of {runs} alternating runs "
+          "(wall: the target; CPU: all threads, steadier on a shared machine):")
+    print(f"{'tree':<32} {'extract s':>9} {'build s':>9} {'build/extract':>13} {'extract CPU':>11} {'build CPU':>9} "
+          f"{'CPU ratio':>9}")
+    for tree in trees:
+        ext, bld = (statistics.median(times[(tree, k)]) for k in ("extract", "build"))
+        ext_cpu, bld_cpu = (statistics.median(times[(tree, k)]) for k in ("extract cpu", "build cpu"))
+        print(f"{str(tree):<32} {ext:9.2f} {bld:9.2f} {bld / ext:13.2f} {ext_cpu:11.2f} {bld_cpu:9.2f} "
+              f"{bld_cpu / ext_cpu:9.2f}")
+        for line in stages[tree]:
+            print(f"    {line}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="corpus sizes (default 10000 100000)")
     ap.add_argument("--workers", type=int, default=1, help="extraction processes (default 1)")
     ap.add_argument("--no-view", action="store_true", help="skip the HTML view")
     ap.add_argument("--keep", action="store_true", help="keep the build folders under /tmp")
+    ap.add_argument("--ratio", action="store_true", help="kg build / kg extract wall time on passages.jsonl")
+    ap.add_argument("--runs", type=int, default=3, help="--ratio: runs of each (default 3)")
+    ap.add_argument("--compare", metavar="TREE", action="append", default=[],
+                    help="--ratio: also time the kg of this checkout, in the same run (repeatable)")
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.ratio:
+        ratio([Path(t).resolve() for t in args.compare] + [ROOT], args.runs)
+        return
     if args.child:
         child(args.child[0], args.child[1], args.workers, not args.no_view)
         return

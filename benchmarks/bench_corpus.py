@@ -15,20 +15,25 @@ import sys
 import tempfile
 from pathlib import Path
 
-SEED = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "seed-abstracts.jsonl"
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SEED = SHARED / "corpus" / "seed-abstracts.jsonl"
+# 3,910 distinct passages of real ML papers: the source of the build benchmarks
+PASSAGES = SHARED / "bench" / "scale" / "passages.jsonl"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(])")
 
 
-def seed_rows() -> list[dict]:
-    if not SEED.exists():
-        sys.exit(f"benchmark: the seed corpus {SEED} is not here (it lives in ../shared)")
-    return [json.loads(line) for line in SEED.read_text(encoding="utf-8").splitlines() if line.strip()]
+def seed_rows(source: Path = SEED) -> list[dict]:
+    if not source.exists():
+        sys.exit(f"benchmark: the corpus {source} is not here (it lives in ../shared)")
+    return [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def make_corpus(n: int, out: Path | None = None, seed: int = 0) -> Path:
-    """A JSON Lines corpus of `n` abstracts: the seed ones first, then shuffled copies."""
-    rows = seed_rows()
-    out = out or Path(tempfile.gettempdir()) / f"kg-bench-{n}.jsonl"
+def make_corpus(n: int, out: Path | None = None, seed: int = 0, source: Path = SEED) -> Path:
+    """A JSON Lines corpus of `n` abstracts: those of `source` (the seed
+    abstracts unless told) first, then shuffled copies."""
+    rows = seed_rows(source)
+    name = f"kg-bench-{n}.jsonl" if source == SEED else f"kg-bench-{source.stem}-{n}.jsonl"
+    out = out or Path(tempfile.gettempdir()) / name
     if out.exists() and sum(1 for _ in out.open(encoding="utf-8")) == n:
         return out
     rng = random.Random(seed)

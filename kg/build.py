@@ -19,6 +19,7 @@ from typing import Iterable
 from kg.model import ExtractOptions
 from kg.graph import record_quads
 from kg.graph.canonical import Resolver
+from kg.graph.union import UnionWriter
 from kg.io import ReadReport, gazetteer_files, read_inputs
 from kg.io.fields import FieldMap
 from kg.io.outputs import OutputSet
@@ -29,6 +30,10 @@ from kg.progress import wanted as progress_wanted
 from kg.timing import StageClock
 
 RECORDS = "records.jsonl"
+# Quads per file handed to the store's loader: big enough that Oxigraph's
+# bulk loader works in large runs, small enough that the last one, loaded
+# after extraction ends, is quick.
+_LOAD_BATCH = 50_000
 GRAPH_TTL = "graph.ttl"
 GRAPH_HTML = "graph.html"
 
@@ -99,12 +104,15 @@ def distinct_counts(store: KGStore) -> tuple[Counter, Counter]:
     return entities, relations
 
 
-def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: StageClock | None = None) -> None:
-    """graph.ttl and graph.html from the finished store, then the whole staged
-    set (records, store, graph files) made current in one commit."""
+def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: StageClock | None = None,
+                   exported: bool = False) -> None:
+    """graph.ttl (unless `exported`: written already) and graph.html from the
+    finished store, then the whole staged set (records, store, graph files)
+    made current in one commit."""
     clock = clock or StageClock()
-    with clock.stage("export"), open(staged.path(GRAPH_TTL), "wb") as fh:
-        store.dump(fh, "ttl")
+    if not exported:
+        with clock.stage("export"), open(staged.path(GRAPH_TTL), "wb") as fh:
+            store.dump(fh, "ttl")
     if view:
         from kg.view import write_view
         with clock.stage("view"):
@@ -112,7 +120,8 @@ def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: Stag
     else:
         staged.drop(GRAPH_HTML)  # a view of the previous graph would mislead
     store.close()
-    staged.commit()
+    with clock.stage("commit"):
+        staged.commit()
 
 
 def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fmt: str | None = None,
@@ -145,36 +154,41 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
 
     # Every output is staged and committed together (kg.io.outputs): a build
     # killed at any moment leaves the previous set, complete and consistent.
+    # The store is loaded in a second thread while extraction goes on, and
+    # graph.ttl is written from the quads as they are made (kg.graph.union).
     with OutputSet(out) as staged:
         store = KGStore(staged.path(STORE_DIRNAME))
-        batch: list = []
-        with open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out:
-            for abstract, record in clock.iterate("extract", pairs):
-                with clock.stage("records"):
-                    rec_out.write(json.dumps(record, ensure_ascii=False) + "\n")
-                for etype, ents in record["entities"].items():
-                    summary.entities[etype] += len(ents)
-                for rel in record["relations"]:
-                    summary.relations[rel["p"]] += 1
-                with clock.stage("graph"):
-                    batch.extend(record_quads(abstract, record, resolver))
-                if len(batch) >= 200_000:
+        union = UnionWriter(staged.path(GRAPH_TTL), staged.scratch("union.nq"), resolver.fresh())
+        try:
+            with (store.loader(staged.stage, _LOAD_BATCH) as loader,
+                  open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out):
+                for abstract, record in clock.iterate("extract", pairs):
+                    with clock.stage("records"):
+                        rec_out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    for etype, ents in record["entities"].items():
+                        summary.entities[etype] += len(ents)
+                    for rel in record["relations"]:
+                        summary.relations[rel["p"]] += 1
+                    with clock.stage("graph"):
+                        quads = list(record_quads(abstract, record, resolver))
                     with clock.stage("store"):
-                        store.bulk_load(batch)
-                    batch = []
-        if report.read == 0:  # an empty graph must not replace the previous one
-            store.close()
-            raise NothingRead(report)
-        with clock.stage("store"):
-            store.bulk_load(batch)
-            batch = []
-        with clock.stage("canonicalise"):
-            store.canonicalise(resolver)  # one node per entity across papers, canonical labels
+                        loader.add(quads)
+                    with clock.stage("export"):
+                        union.add_paper(record["id"], quads)
+                with clock.stage("store"):
+                    loader.close()  # waits for the last batch
+            if report.read == 0:  # an empty graph must not replace the previous one
+                store.close()
+                raise NothingRead(report)
+            # one node per entity across papers, canonical labels; the rest of graph.ttl
+            union.finish(store.db, clock)
+        finally:
+            union.close()
         with clock.stage("store"):
             store.flush()
             summary.triples = len(store)
             summary.distinct_entities, summary.distinct_relations = distinct_counts(store)
-        finish_outputs(store, staged, view=view, clock=clock)
+        finish_outputs(store, staged, view=view, clock=clock, exported=True)
     summary.read = report.read
     summary.skipped = report.skipped
     summary.warnings = report.warnings

@@ -8,6 +8,8 @@ named graphs, so users never need GRAPH clauses.
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -108,6 +110,11 @@ class KGStore:
     def bulk_load(self, quads: Iterable[ox.Quad]) -> None:
         self.db.bulk_extend(quads)
 
+    def loader(self, folder: str | os.PathLike, batch: int = 50_000) -> "BackgroundLoad":
+        """Load quads while the caller goes on (see BackgroundLoad); `folder`
+        holds them on their way in, `batch` quads a file."""
+        return BackgroundLoad(self.db, folder, batch)
+
     def remove_paper(self, paper_id: str) -> bool:
         g = ox.NamedNode(str(iris.paper_graph_iri(paper_id)))
         if not self.db.contains_named_graph(g):
@@ -164,6 +171,88 @@ class KGStore:
 
     def close(self) -> None:
         del self.db
+
+
+class BackgroundLoad:
+    """Loads quads into a store in a second thread, by Oxigraph's bulk loader,
+    so a build goes on extracting while the store is written.
+
+    `add` appends a paper's quads to an N-Quads file in `folder` (pyoxigraph's
+    serializer); every `batch` quads the file is queued, and the thread hands
+    it to `Store.bulk_load`, which parses and loads it without Python's lock
+    (given bytes instead, it would take the lock to read them and slow the
+    caller down), then deletes it. Nothing is held in Python between papers,
+    and at most one file waits, so memory and disk stay bounded when loading is
+    slower than extraction. Use it as a context manager: leaving waits for the
+    last file, and an error of the loader is raised in the caller (at the next
+    `add` or on leaving)."""
+
+    def __init__(self, db: ox.Store, folder: str | os.PathLike, batch: int = 50_000):
+        self.db = db
+        self.folder = Path(folder)
+        self.batch = batch
+        self._files = 0
+        self._path: Path | None = None
+        self._fh = None
+        self._in_file = 0
+        self._queue: queue.Queue[Path | None] = queue.Queue(maxsize=1)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="kg-store-load", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (path := self._queue.get()) is not None:
+            try:
+                if self._error is None:
+                    self.db.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
+            except BaseException as exc:  # handed to the caller
+                self._error = exc
+            finally:
+                path.unlink(missing_ok=True)
+
+    def add(self, quads: list[ox.Quad]) -> None:
+        self._raise()
+        if not quads:
+            return
+        if self._fh is None:
+            self._files += 1
+            self._path = self.folder / f".load-{self._files}.nq"
+            self._fh = open(self._path, "wb")
+        ox.serialize(quads, self._fh, ox.RdfFormat.N_QUADS)
+        self._in_file += len(quads)
+        if self._in_file >= self.batch:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._queue.put(self._path)
+            self._fh, self._in_file = None, 0
+
+    def close(self) -> None:
+        """Wait until every quad added is in the store."""
+        self._hand_over()
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        self._raise()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise StoreError(f"loading the store failed: {self._error}") from self._error
+
+    def __enter__(self) -> "BackgroundLoad":
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            if self._fh is not None:
+                self._fh.close()
+            if self._thread.is_alive():
+                self._queue.put(None)  # the build failed: let the thread end, keep the caller's error
+                self._thread.join()
 
 
 def _prefixes() -> dict[str, str]:

@@ -20,9 +20,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Iterator
 
-from kg.graph.iris import entity_iri, entity_slug, fold
+from kg.graph import iris
+from kg.graph.iris import entity_iri, entity_slug
+
+# The resolver folds each name many times (per naming, per pass); names
+# repeat across papers, so a bounded cache saves most of the work.
+fold = lru_cache(maxsize=1 << 18)(iris.fold)
 from kg.io.gazetteer_files import Entry
 
 Key = tuple[str, str]  # (entity type, folded name)

@@ -16,7 +16,7 @@ added in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import pyoxigraph as ox
 
@@ -59,16 +59,51 @@ def namings(db: ox.Store, g: ox.NamedNode) -> dict[ox.NamedNode, tuple[list[str]
     return out
 
 
-def rename(db: ox.Store, g: ox.NamedNode, old: ox.NamedNode, new: ox.NamedNode) -> None:
-    """Replace node `old` by `new` in every quad of graph `g`."""
-    found = list(db.quads_for_pattern(old, None, None, g))
-    found += [q for q in db.quads_for_pattern(None, None, old, g) if q.subject != old]
+def quad_namings(quads: Iterable[ox.Quad]) -> dict[ox.NamedNode, tuple[list[str], list[str]]]:
+    """`namings` of one paper read from its quads instead of the store."""
+    out: dict[ox.NamedNode, tuple[list[str], list[str]]] = {}
+    for quad in quads:
+        if quad.predicate == MLKG.surfaceName:
+            out.setdefault(quad.subject, ([], []))[0].append(quad.object.value)
+        elif quad.predicate == MLKG.surfaceAlias:
+            out.setdefault(quad.subject, ([], []))[1].append(quad.object.value)
+    return out
+
+
+def add_namings(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> None:
+    """Pass 1 of the resolver: one paper's namings."""
+    for node, (names, aliases) in found.items():
+        etype = entity_type(node.value)
+        if etype and names:
+            resolver.add(etype, names, aliases)
+
+
+def renames(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> dict[ox.NamedNode, ox.NamedNode]:
+    """Pass 2: the entity nodes of one paper whose canonical IRI differs from their own."""
+    out: dict[ox.NamedNode, ox.NamedNode] = {}
+    for node, (names, aliases) in found.items():
+        etype = entity_type(node.value)
+        if etype and names:
+            iri = resolver.iri_of(etype, names, aliases)
+            if iri != node.value:
+                out[node] = ox.NamedNode(iri)
+    return out
+
+
+def rename(db: ox.Store, g: ox.NamedNode, changed: dict[ox.NamedNode, ox.NamedNode]) -> None:
+    """Replace each node `old` of `changed` by `changed[old]` in every quad of graph `g`.
+
+    All at once: when one node is renamed to the IRI another node of the same
+    paper leaves, the first node's quads stay at the IRI it was given."""
+    found: dict[ox.Quad, None] = {}
+    for old in changed:
+        found.update(dict.fromkeys(db.quads_for_pattern(old, None, None, g)))
+        found.update(dict.fromkeys(db.quads_for_pattern(None, None, old, g)))
     for q in found:
         db.remove(q)
     for q in found:
-        s = new if q.subject == old else q.subject
-        o = new if q.object == old else q.object
-        db.add(ox.Quad(s, q.predicate, o, g))
+        s, o = q.subject, q.object
+        db.add(ox.Quad(changed.get(s, s), q.predicate, changed.get(o, o) if isinstance(o, ox.NamedNode) else o, g))
 
 
 def entity_quads(entity: Entity) -> Iterator[ox.Quad]:
@@ -95,36 +130,33 @@ def hidden_labels(names: list[str]) -> list[str]:
     return sorted({n.lower() for n in names} - set(names))
 
 
+def write_entities(db: ox.Store, resolver: Resolver, report: CanonicalReport) -> list[ox.Quad]:
+    """Replace the entities graph by the finished resolver's entities; returns its quads
+    (one per fact about an entity, a few per entity: the size of the vocabulary)."""
+    if db.contains_named_graph(_ENTITIES):
+        db.remove_graph(_ENTITIES)
+    quads: list[ox.Quad] = []
+    for entity in resolver.entities():
+        report.entities += 1
+        quads.extend(entity_quads(entity))
+    db.bulk_extend(quads)
+    return quads
+
+
 def canonicalise(db: ox.Store, resolver: Resolver) -> CanonicalReport:
     """Resolve the entities of every paper graph of `db` and rewrite the entities graph."""
     report = CanonicalReport()
     resolver = resolver.fresh()
     for g in paper_graphs(db):
-        for node, (names, aliases) in namings(db, g).items():
-            etype = entity_type(node.value)
-            if etype and names:
-                resolver.add(etype, names, aliases)
+        add_namings(resolver, namings(db, g))
     resolver.finish()
     # Listed first: Oxigraph's in-memory store blocks writes while an iterator is open.
     for g in list(paper_graphs(db)):
-        for node, (names, aliases) in namings(db, g).items():
-            etype = entity_type(node.value)
-            if not (etype and names):
-                continue
-            iri = resolver.iri_of(etype, names, aliases)
-            if iri != node.value:
-                rename(db, g, node, ox.NamedNode(iri))
-                report.renamed += 1
-    if db.contains_named_graph(_ENTITIES):
-        db.remove_graph(_ENTITIES)
-    batch: list[ox.Quad] = []
-    for entity in resolver.entities():
-        report.entities += 1
-        batch.extend(entity_quads(entity))
-        if len(batch) >= 100_000:
-            db.extend(batch)
-            batch = []
-    db.extend(batch)
+        changed = renames(resolver, namings(db, g))
+        if changed:
+            rename(db, g, changed)
+            report.renamed += len(changed)
+    write_entities(db, resolver, report)
     return report
 
 

@@ -74,6 +74,11 @@ class OutputSet:
             raise ValueError(f"not an output name: {name!r}")
         return self.stage / name
 
+    def scratch(self, name: str) -> Path:
+        """A working file of this build that is no output: it lives in the
+        staging folder, is never moved into place, and goes with the folder."""
+        return self.path(name).with_name("." + name)
+
     def drop(self, name: str) -> None:
         """Remove the earlier output `name` at commit (it would not match the new ones)."""
         self.path(name)  # validates the name

@@ -1,0 +1,131 @@
+"""graph.ttl written while a build streams (kg.graph.union) and the store
+loaded in a second thread (kg.store.BackgroundLoad): the same store and the
+same union of triples as loading everything first and reading it back."""
+
+from __future__ import annotations
+
+import io
+
+import pyoxigraph as ox
+import pytest
+
+from kg.build import build, demo_corpus
+from kg.graph import record_quads
+from kg.graph.build import default_resolver
+from kg.graph.entities import canonicalise, rename
+from kg.graph.union import UnionWriter
+from kg.model import Abstract
+from kg.store import BackgroundLoad, KGStore, StoreError
+
+TEXT = "We propose BarNet. BarNet is evaluated on Foo Bench and improves over the previous best model."
+
+
+def paper(pid: str, datasets: list[dict], relations: list[dict] | None = None) -> tuple[Abstract, dict]:
+    record = {
+        "id": pid, "sentences": [[0, 18], [19, len(TEXT)]],
+        "entities": {"Method": [{"name": "BarNet", "mentions": [[11, 17]], "proposed": True}], "Dataset": datasets},
+        "relations": relations or [],
+        "extractor": {"name": "kg", "version": "test"},
+    }
+    return Abstract(id=pid, text=TEXT, title=f"Paper {pid}"), record
+
+
+# p1 names the dataset "Foo Bench"; p2 shows "FB" is its short name, which
+# renames p1's node. p3 lists one dataset twice under two spellings (one node,
+# its triples stated twice). p4 is like p2: its triples repeat p2's.
+PAPERS = [
+    paper("p1", [{"name": "Foo Bench", "mentions": [[42, 51]]}],
+          [{"p": "evaluatedOn", "s": "BarNet", "o": "Foo Bench", "span": [19, 51]},
+           {"p": "improvesOver", "s": "BarNet", "o": "the previous best model", "dataset": "Foo Bench",
+            "value": "2.5", "span": [19, 95]}]),
+    paper("p2", [{"name": "FB", "aliases": ["Foo Bench"], "mentions": [[42, 51]]}]),
+    paper("p3", [{"name": "Foo-Bench", "mentions": [[42, 51]]}, {"name": "Foo Bench", "mentions": [[42, 51]]}],
+          [{"p": "evaluatedOn", "s": "BarNet", "o": "Foo Bench"}]),
+    paper("p4", [{"name": "FB", "aliases": ["Foo Bench"], "mentions": [[42, 51]]}]),
+]
+
+
+def union_of(db: ox.Store) -> set[ox.Triple]:
+    return {q.triple for q in db}
+
+
+def streamed(tmp_path) -> tuple[ox.Store, bytes]:
+    resolver = default_resolver()
+    db = ox.Store()
+    writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh())
+    for abstract, record in PAPERS:
+        quads = list(record_quads(abstract, record, resolver))
+        db.bulk_extend(quads)
+        writer.add_paper(record["id"], quads)
+    report = writer.finish(db)
+    assert report.renamed >= 1  # the case this test is about
+    assert not (tmp_path / ".union.nq").exists()
+    return db, (tmp_path / "graph.ttl").read_bytes()
+
+
+def test_streamed_store_equals_the_canonical_pass_over_the_store(tmp_path):
+    db, _ = streamed(tmp_path)
+    resolver = default_resolver()
+    reference = ox.Store()
+    for abstract, record in PAPERS:
+        reference.bulk_extend(record_quads(abstract, record, resolver))
+    canonicalise(reference, resolver)
+    assert set(db) == set(reference)
+
+
+def test_streamed_turtle_is_the_union_once_each_with_prefixes(tmp_path):
+    db, ttl = streamed(tmp_path)
+    triples = [q.triple for q in ox.parse(ttl, ox.RdfFormat.TURTLE)]
+    assert len(triples) == len(set(triples))
+    assert set(triples) == union_of(db)
+    text = ttl.decode("utf-8")
+    assert text.startswith("@prefix ")
+    assert text.count("@prefix mlkg:") == 1  # stated once, at the top
+    # prefixed names (Oxigraph escapes the slash of a local name), the renamed entity
+    assert "mlkg:mentions" in text and "id:dataset\\/fb " in text
+    assert "foo-bench" not in text  # the name p2 showed to be FB's
+
+
+def test_fresh_build_writes_the_stores_union(tmp_path):
+    out = tmp_path / "out"
+    build([demo_corpus()], out, view=False)
+    store = KGStore.at(out, read_only=True)
+    buf = io.BytesIO()
+    store.dump(buf, "nt")  # the union read back from the store
+    expected = {q.triple for q in ox.parse(buf.getvalue(), ox.RdfFormat.N_TRIPLES)}
+    store.close()
+    got = [q.triple for q in ox.parse(path=str(out / "graph.ttl"), format=ox.RdfFormat.TURTLE)]
+    assert len(got) == len(set(got)) and set(got) == expected
+    assert not list(out.glob(".kg-stage-*"))  # no working files left behind
+
+
+def test_renames_in_one_graph_happen_at_once():
+    # A -> B and B -> C: A's quads end at B, the IRI A resolves to, not at C.
+    g = ox.NamedNode("https://example.org/g")
+    a, b, c, p = (ox.NamedNode(f"https://example.org/{x}") for x in "abcp")
+    db = ox.Store()
+    db.extend([ox.Quad(a, p, ox.Literal("a"), g), ox.Quad(b, p, ox.Literal("b"), g), ox.Quad(p, p, a, g)])
+    rename(db, g, {a: b, b: c})
+    assert set(db) == {ox.Quad(b, p, ox.Literal("a"), g), ox.Quad(c, p, ox.Literal("b"), g), ox.Quad(p, p, b, g)}
+
+
+def test_background_load_loads_every_batch_and_reports_failures(tmp_path):
+    store = KGStore(tmp_path / "store")
+    resolver = default_resolver()
+    expected = set()
+    with store.loader(tmp_path) as loader:
+        for abstract, record in PAPERS:
+            quads = list(record_quads(abstract, record, resolver))
+            expected.update(quads)
+            loader.add(quads)
+    assert set(store.db) == expected
+    assert not list(tmp_path.glob(".load-*"))
+    store.close()
+
+    class Broken:
+        def bulk_load(self, **kw):
+            raise OSError("disk full")
+
+    with pytest.raises(StoreError, match="disk full"):
+        with BackgroundLoad(Broken(), tmp_path) as loader:
+            loader.add(quads)
