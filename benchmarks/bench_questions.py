@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-import re
 import socket
 import statistics
 import subprocess
@@ -38,42 +36,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PASSAGES = ROOT.parent / "shared" / "bench" / "scale" / "passages.jsonl"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(])")
 TARGET_MS = 100.0
 # One unmeasured run per question and values first, as a server in use has its caches warm
 # (each query worker holds its own RocksDB caches, and the first run of a question reads from disk).
 WARMUP = 1
 
 
-def passages_corpus(n: int, out: Path, seed: int = 0) -> Path:
-    """`n` passages: the shared file's first, then copies with new ids and shuffled sentences."""
-    if out.exists() and sum(1 for _ in out.open(encoding="utf-8")) == n:
-        return out
-    if not PASSAGES.exists():
-        sys.exit(f"bench_questions: {PASSAGES} is not here (it lives in ../shared)")
-    rows = [json.loads(line) for line in PASSAGES.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rng = random.Random(seed)
-    tmp = out.with_suffix(".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for i in range(n):
-            row = dict(rows[i % len(rows)])
-            copy = i // len(rows)
-            if copy:
-                sentences = _SENTENCE_END.split(row["abstract"])
-                rng.shuffle(sentences)
-                row["abstract"] = " ".join(sentences)
-                row["id"] = f"{row['id']}-copy{copy}"
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-    tmp.replace(out)
-    return out
-
-
 def build_store(n: int, workers: int) -> Path:
     out = Path(f"/tmp/kg-bench-questions-{n}")
     if (out / "store" / "CURRENT").exists():
         return out
-    corpus = passages_corpus(n, Path(f"/tmp/kg-bench-passages-{n}.jsonl"))
+    from bench_corpus import PASSAGES, make_corpus
+    corpus = make_corpus(n, source=PASSAGES)  # the passages, then shuffled copies
     print(f"building {n} passages into {out} ...", file=sys.stderr)
     subprocess.run([sys.executable, "-m", "kg", "build", str(corpus), "-o", str(out), "--workers", str(workers),
                     "-q", "--no-view"], cwd=ROOT, check=True)
