@@ -8,6 +8,7 @@ that re.I lets stand for ASCII ones."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from typing import Iterable
@@ -100,3 +101,57 @@ def cue_text(parsed, words: list[str], rnd: random.Random) -> str:
             out.append("".join(c.upper() if rnd.random() < 0.1 else c for c in _written(parsed, rnd)))
         out.append(rnd.choice(GLUE))
     return "".join(out)
+
+
+# -- plain examples of a regex piece, for tests that build a sentence from each cue entry --
+def _choices(parsed) -> list[str]:
+    """Strings the parsed regex matches: each branch and each optional part
+    taken both ways, repeats as few times as they may (at least once for +).
+    Assertions and word boundaries add nothing."""
+    out = [""]
+    for op, av in parsed:
+        name = str(op)
+        if name == "LITERAL":
+            opts = [chr(av)]
+        elif name in ("NOT_LITERAL", "ANY"):
+            opts = ["a"]
+        elif name == "IN":
+            opts = [_member(av)]
+        elif name == "BRANCH":
+            opts = [s for branch in av[1] for s in _choices(branch)]
+        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
+            opts = _choices(av[-1])
+        elif name.endswith("REPEAT"):
+            low, high, item = av
+            inner = _choices(item)
+            opts = [s * max(low, 1) for s in inner] if low else [""] + (inner if high == 1 else [])
+        else:  # AT (\b, $), ASSERT, ASSERT_NOT
+            continue
+        out = [a + b for a, b in itertools.product(out, opts)]
+    return list(dict.fromkeys(out))
+
+
+def _member(items) -> str:
+    """A character of a parsed character set: a space where it may be one."""
+    for op, av in items:
+        name = str(op)
+        if name == "CATEGORY":
+            kind = str(av)
+            return " " if "SPACE" in kind else "1" if "DIGIT" in kind else "a"
+        if name == "LITERAL" and chr(av) == " ":
+            return " "
+    op, av = items[0]
+    return chr(av) if str(op) == "LITERAL" else chr(av[0])
+
+
+def examples(piece: str, flags: int = re.I) -> list[str]:
+    """Strings the regex `piece` matches whole, one for each of its alternatives;
+    the first leaves every optional part out and takes each first branch."""
+    found = [s for s in _choices(re._parser.parse(piece, flags)) if re.fullmatch(piece, s, flags)]
+    assert found, f"no example written for {piece!r}"
+    return found
+
+
+def example(piece: str, flags: int = re.I) -> str:
+    """The first of `examples`: the shortest plain text of the piece's first branches."""
+    return examples(piece, flags)[0]

@@ -17,6 +17,7 @@ from kg.nlp.candidates import candidates
 from kg.nlp.lexicon import lexicon
 from kg.nlp.proposal_cues import compile_cues
 from kg.nlp.proposals import find_proposals
+from tests.cue_texts import example
 
 _PACKAGED = rules.load("proposals")
 
@@ -33,32 +34,6 @@ def _proposed(before_proposals, text: str, data: dict) -> set[tuple[str, str]]:
     doc = before_proposals(text)
     find_proposals(doc, lexicon(), compile_cues(data))
     return {(doc[c.start:c.end].text, c.label) for c in candidates(doc) if c.source == "proposal"}
-
-
-def _example(piece: str) -> str:
-    """A short text that the regex piece matches: each group's first
-    alternative, each optional part left out, one of each repeated part."""
-    def write(parsed) -> str:
-        out = []
-        for op, av in parsed:
-            name = str(op)
-            if name == "LITERAL":
-                out.append(chr(av))
-            elif name == "IN":
-                out.append("x")
-            elif name == "BRANCH":
-                out.append(write(av[1][0]))
-            elif name == "SUBPATTERN":
-                out.append(write(av[-1]))
-            elif name.endswith("REPEAT"):
-                out.append(write(av[2]) * av[0])
-            else:
-                raise AssertionError(f"write an example for {piece!r} by hand ({name})")
-        return "".join(out)
-
-    text = write(re._parser.parse(piece))
-    assert re.fullmatch(piece, text), piece
-    return text
 
 
 def _without(key: str, entry: str) -> dict:
@@ -124,12 +99,12 @@ def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str,
     plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
              "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma",
              "list_marks", "result_adverbs")
-    example = entry if key in plain else _example(entry)
-    if key == "naming_words" and example.startswith("we "):
+    written = entry if key in plain else example(entry, 0)
+    if key == "naming_words" and written.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."
-    text = template.format(example)
+    text = template.format(written)
     if key == "dataset_name_endings":
-        expected = {("Zeta" + example, "Dataset")}
+        expected = {("Zeta" + written, "Dataset")}
     with_entry = _proposed(before_proposals, text, _PACKAGED)
     without_entry = _proposed(before_proposals, text, _without(key, entry))
     assert with_entry == expected, (text, with_entry)
@@ -364,7 +339,7 @@ def test_the_first_letter_lookahead_finds_what_the_plain_alternation_finds(key: 
     pieces = _PACKAGED[key]
     fast = re.compile(_word_alt(pieces), re.I)
     plain = re.compile(rf"\b{_alt(pieces)}", re.I)
-    text = " ".join(f"{_example(p)} x{_example(p).upper()} {_example(p).title()}" for p in pieces)
+    text = " ".join(f"{example(p, 0)} x{example(p, 0).upper()} {example(p, 0).title()}" for p in pieces)
     text += " \u017fo-called \u212aind \u0130t we\u2019re the proposed"
     assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
     assert fast.search(text) is not None

@@ -11,9 +11,7 @@ relation rules are tested."""
 
 from __future__ import annotations
 
-import itertools
 import json
-import re
 import subprocess
 import sys
 from typing import Callable
@@ -23,59 +21,12 @@ import spacy
 
 import kg.extract.relations  # noqa: F401  registers kg_relations
 from kg import rules
-from kg.nlp import SPAN_KEY
 from kg.nlp.tokenizer import install
+from tests.cue_texts import examples
+from tests.test_relations import annotate
 
 DATA = rules.load("relation_cues")
 PROPOSAL = "We propose QuillNet, a parser for clause segmentation. "
-
-
-# -- strings a regex piece matches ------------------------------------------------
-def _choices(parsed) -> list[str]:
-    """Strings the parsed regex matches: each branch and each optional part
-    taken both ways, repeats as few times as they may (at least once for +).
-    Assertions and word boundaries add nothing."""
-    out = [""]
-    for op, av in parsed:
-        name = str(op)
-        if name == "LITERAL":
-            opts = [chr(av)]
-        elif name in ("NOT_LITERAL", "ANY"):
-            opts = ["a"]
-        elif name == "IN":
-            opts = [_member(av)]
-        elif name == "BRANCH":
-            opts = [s for branch in av[1] for s in _choices(branch)]
-        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
-            opts = _choices(av[-1])
-        elif name.endswith("REPEAT"):
-            low, high, item = av
-            inner = _choices(item)
-            opts = [s * max(low, 1) for s in inner] if low else [""] + (inner if high == 1 else [])
-        else:  # AT (\b, $), ASSERT, ASSERT_NOT
-            continue
-        out = [a + b for a, b in itertools.product(out, opts)]
-    return list(dict.fromkeys(out))
-
-
-def _member(items) -> str:
-    """A character of a parsed character set: a space where it may be one."""
-    for op, av in items:
-        name = str(op)
-        if name == "CATEGORY":
-            kind = str(av)
-            return " " if "SPACE" in kind else "1" if "DIGIT" in kind else "a"
-        if name == "LITERAL" and chr(av) == " ":
-            return " "
-    op, av = items[0]
-    return chr(av) if str(op) == "LITERAL" else chr(av[0])
-
-
-def examples(piece: str) -> list[str]:
-    """Strings the regex `piece` matches whole, one for each of its alternatives."""
-    found = [s for s in _choices(re._parser.parse(piece, re.I)) if re.fullmatch(piece, s, re.I)]
-    assert found, f"no example written for {piece!r}"
-    return found
 
 
 def test_examples_are_matched_by_their_piece() -> None:
@@ -101,19 +52,7 @@ def nlp():
 
 
 def relations(nlp, text: str, entities: dict[str, str], proposed: tuple[str, ...] = ()) -> list[dict]:
-    doc = nlp.make_doc(text)
-    spans = []
-    for form, label in entities.items():
-        for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text):
-            span = doc.char_span(m.start(), m.end(), label=label)
-            assert span is not None, form
-            span._.kg_name = form
-            span._.proposed = form in proposed
-            spans.append(span)
-    doc.spans[SPAN_KEY] = spans
-    for _, proc in nlp.pipeline:
-        doc = proc(doc)
-    return doc._.kg_relations
+    return annotate(nlp, text, entities, proposed)._.kg_relations
 
 
 def improves(rels: list[dict]) -> set[tuple[str, str]]:

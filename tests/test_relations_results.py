@@ -5,14 +5,13 @@ in test_relations.py), and the rule family "results" entry by entry."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 import kg.extract.relations  # noqa: F401  registers kg_relations
 from kg import rules
 from kg.extract.results import result_rules
-from tests.test_relation_cue_lists import examples
+from tests.cue_texts import example, examples
 from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
 
 INTRO = "We present FooGAN, an image generator. "
@@ -132,54 +131,14 @@ def test_a_list_marker_is_no_margin(nlp):
 
 
 # -- the rule family, entry by entry ------------------------------------------------------------
-def _example(piece: str) -> str:
-    """The shortest plain text the regular-expression piece matches, written
-    from re's parse of it: each repeat as few times as it may, the first
-    branch of each choice, a letter for a word character, a space for a space."""
-    text = _written(re._parser.parse(piece, re.I))
-    assert re.fullmatch(piece, text, re.I), (piece, text)
-    return text
-
-
-def _written(parsed) -> str:
-    out = []
-    for op, av in parsed:
-        name = str(op)
-        if name == "LITERAL":
-            out.append(chr(av))
-        elif name in ("NOT_LITERAL", "ANY"):
-            out.append("a")
-        elif name == "IN":
-            out.append(_member(av))
-        elif name == "BRANCH":
-            out.append(_written(av[1][0]))
-        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
-            out.append(_written(av[-1]))
-        elif name.endswith("REPEAT"):
-            out.append(_written(av[2]) * av[0])
-    return "".join(out)
-
-
-def _member(items) -> str:
-    for op, av in items:
-        name = str(op)
-        if name == "LITERAL":
-            return chr(av)
-        if name == "RANGE":
-            return chr(av[0])
-        if name == "CATEGORY":
-            return " " if "SPACE" in str(av) else "1" if "DIGIT" in str(av) else "a"
-    return "a"
-
-
 PIECES = result_rules().pieces
 
 
 @pytest.mark.parametrize("piece", PIECES["baseline_score_before"])
 def test_each_baseline_score_cue_gives_the_number_to_the_baseline(nlp, piece):
-    doc = annotate(nlp, INTRO + f"FooGAN reaches an FID of 7.9 on ImageNet, {_example(piece)} FID of 18.2.",
+    doc = annotate(nlp, INTRO + f"FooGAN reaches an FID of 7.9 on ImageNet, {example(piece)} FID of 18.2.",
                    ENTS, ("FooGAN",))
-    assert scores(doc) == {("FooGAN", "FID", "7.9", "ImageNet")}, _example(piece)
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "ImageNet")}, example(piece)
 
 
 def test_without_a_baseline_cue_both_numbers_are_the_subjects(nlp):
@@ -189,7 +148,7 @@ def test_without_a_baseline_cue_both_numbers_are_the_subjects(nlp):
 
 @pytest.mark.parametrize("piece", PIECES["efficiency"])
 def test_each_efficiency_word_makes_a_multiplier_a_result(nlp, piece):
-    word = _example(piece)
+    word = example(piece)
     ents = {"FooNet": "Method", "Alpha-QA": "Dataset", "loss": "Metric"}
     doc = annotate(nlp, f"We propose FooNet, a reader. FooNet gives a 2.5x loss {word} on Alpha-QA.", ents, ("FooNet",))
     assert scores(doc) == {("FooNet", "loss", "2.5", "Alpha-QA")}, word
@@ -200,7 +159,7 @@ def test_each_efficiency_word_makes_a_multiplier_a_result(nlp, piece):
 @pytest.mark.parametrize("piece", PIECES["respectively"])
 def test_each_respectively_word_pairs_numbers_with_datasets(nlp, piece):
     doc = annotate(nlp, "We propose FooNet, a reader. On Alpha-QA and Beta-QA, FooNet reaches an accuracy of 85.1% "
-                   f"(a 2.1% gain) and an accuracy of 78.3% (a 3.4% gain), {_example(piece)}.",
+                   f"(a 2.1% gain) and an accuracy of 78.3% (a 3.4% gain), {example(piece)}.",
                    {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}, ("FooNet",))
     assert scores(doc) == {("FooNet", "accuracy", "85.1", "Alpha-QA"), ("FooNet", "accuracy", "78.3", "Beta-QA")}
 
@@ -214,9 +173,9 @@ def test_without_respectively_numbers_apart_are_not_paired(nlp):
 
 @pytest.mark.parametrize("piece", PIECES["result_openers"])
 def test_each_result_opener_carries_its_dataset_to_later_results(nlp, piece):
-    doc = annotate(nlp, INTRO + f"Zeta-500 is our {_example(piece)} set. FooGAN reaches an FID of 7.9.",
+    doc = annotate(nlp, INTRO + f"Zeta-500 is our {example(piece)} set. FooGAN reaches an FID of 7.9.",
                    {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
-    assert scores(doc) == {("FooGAN", "FID", "7.9", "Zeta-500")}, _example(piece)
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "Zeta-500")}, example(piece)
 
 
 def test_without_a_result_word_the_dataset_is_not_carried(nlp):
@@ -303,9 +262,9 @@ def test_each_number_of_a_list_keeps_its_own_dataset(nlp):
 @pytest.mark.parametrize("piece", PIECES["yardsticks"])
 def test_each_yardstick_makes_a_multiplier_relative_to_it(nlp, piece):
     ents = {"FooNet": "Method", "BarNet": "Method", "speedup": "Metric"}
-    doc = annotate(nlp, f"We propose FooNet, a decoder. FooNet is {_example(piece)} BarNet in quality, with a 10x speedup.",
+    doc = annotate(nlp, f"We propose FooNet, a decoder. FooNet is {example(piece)} BarNet in quality, with a 10x speedup.",
                    ents, ("FooNet",))
-    assert scores(doc) == set(), _example(piece)
+    assert scores(doc) == set(), example(piece)
     doc = annotate(nlp, "We propose FooNet, a decoder. FooNet is small, with a 10x speedup.", ents, ("FooNet",))
     assert scores(doc) == {("FooNet", "speedup", "10", None)}
 
@@ -329,9 +288,9 @@ def test_an_average_over_several_datasets_is_no_score_on_one(nlp):
 
 @pytest.mark.parametrize("piece", PIECES["averaged_over"])
 def test_each_averaging_phrase_leaves_the_dataset_out(nlp, piece):
-    doc = annotate(nlp, f"We propose FooNet, a solver. On Alpha-QA FooNet reaches 45.7% accuracy {_example(piece)}.",
+    doc = annotate(nlp, f"We propose FooNet, a solver. On Alpha-QA FooNet reaches 45.7% accuracy {example(piece)}.",
                    {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
-    assert scores(doc) == {("FooNet", "accuracy", "45.7", None)}, _example(piece)
+    assert scores(doc) == {("FooNet", "accuracy", "45.7", None)}, example(piece)
 
 
 def test_a_speed_takes_no_dataset_from_an_earlier_sentence(nlp):
@@ -352,16 +311,16 @@ READER = {"FooNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
 @pytest.mark.parametrize("piece", PIECES["training_words"])
 def test_each_training_word_makes_the_dataset_after_it_training_data(nlp, piece):
     text = "We propose FooNet, a reader. In our experiments FooNet uses {}data from Alpha-QA."
-    doc = annotate(nlp, text.format(_example(piece) + " "), READER, ("FooNet",))
-    assert evaluations(doc) == set(), _example(piece)
+    doc = annotate(nlp, text.format(example(piece) + " "), READER, ("FooNet",))
+    assert evaluations(doc) == set(), example(piece)
     assert evaluations(annotate(nlp, text.format(""), READER, ("FooNet",))) == {("FooNet", "Alpha-QA")}
 
 
 @pytest.mark.parametrize("piece", PIECES["test_words"])
 def test_each_test_word_after_training_makes_a_test_set_again(nlp, piece):
     doc = annotate(nlp, "We propose FooNet, a reader. In our work FooNet uses training data from Beta-QA and "
-                   f"{_example(piece)} data from Alpha-QA.", READER, ("FooNet",))
-    assert evaluations(doc) == {("FooNet", "Alpha-QA")}, _example(piece)
+                   f"{example(piece)} data from Alpha-QA.", READER, ("FooNet",))
+    assert evaluations(doc) == {("FooNet", "Alpha-QA")}, example(piece)
 
 
 def test_what_a_model_is_trained_for_is_what_it_is_tested_on(nlp):
@@ -399,9 +358,9 @@ def test_a_score_of_a_benchmark_with_no_metric_named(nlp):
 
 @pytest.mark.parametrize("piece", PIECES["plain_scores"])
 def test_each_plain_score_phrase_gives_the_metric_score(nlp, piece):
-    doc = annotate(nlp, f"We propose FooNet, an embedder. On Alpha-QA FooNet reaches {_example(piece)} 69.32.",
+    doc = annotate(nlp, f"We propose FooNet, an embedder. On Alpha-QA FooNet reaches {example(piece)} 69.32.",
                    {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
-    assert scores(doc) == {("FooNet", "score", "69.32", "Alpha-QA")}, _example(piece)
+    assert scores(doc) == {("FooNet", "score", "69.32", "Alpha-QA")}, example(piece)
     doc = annotate(nlp, "We propose FooNet, an embedder. On Alpha-QA FooNet reaches 69.32 points of it.",
                    {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
     assert scores(doc) == set()
@@ -489,8 +448,8 @@ def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, 
 @pytest.mark.parametrize("piece", PIECES["trained_on_words"])
 def test_each_trained_on_word_makes_the_dataset_after_it_training_data(nlp, piece):
     text = "We propose FooNet, a reader. FooNet, {}on Alpha-QA, reads well."
-    doc = annotate(nlp, text.format(_example(piece) + " "), READER, ("FooNet",))
-    assert evaluations(doc) == set(), _example(piece)
+    doc = annotate(nlp, text.format(example(piece) + " "), READER, ("FooNet",))
+    assert evaluations(doc) == set(), example(piece)
     assert evaluations(annotate(nlp, text.format("tested "), READER, ("FooNet",))) == {("FooNet", "Alpha-QA")}
 
 
@@ -498,8 +457,8 @@ def test_each_trained_on_word_makes_the_dataset_after_it_training_data(nlp, piec
 def test_each_pretrained_on_word_keeps_a_dataset_trained_on_as_the_test_set(nlp, piece):
     """Where every dataset of a sentence is training data, one trained on (not pre-trained on) is still tested."""
     text = "We propose FooNet, a reader. FooNet, {} on Beta-QA and trained on Alpha-QA, reaches 81.2% accuracy."
-    found = evaluations(annotate(nlp, text.format(_example(piece)), READER, ("FooNet",)))
-    assert ("FooNet", "Beta-QA") not in found, _example(piece)
+    found = evaluations(annotate(nlp, text.format(example(piece)), READER, ("FooNet",)))
+    assert ("FooNet", "Beta-QA") not in found, example(piece)
 
 
 def _margins(text: str) -> list[str]:
@@ -519,7 +478,7 @@ def test_a_number_listed_after_a_margin_is_a_margin_too():
 
 @pytest.mark.parametrize("piece", PIECES["score_words"])
 def test_each_score_word_makes_the_number_after_it_a_score_not_a_margin(piece):
-    word = _example(piece)
+    word = example(piece)
     # A word piece stands after a space; "=" and ":" right after a word ("F1= 3.4%").
     before = f"{word} " if word[:1].isalnum() else f"x{word} "
     assert _margins(_LISTED_MARGINS.format(before)) == ["2.1"], before
