@@ -82,7 +82,6 @@ def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, f
     summary = UpdateSummary(out_dir=Path(out_dir))
     report = ReadReport()
     resolver = entity_resolver(options.gazetteers)
-    known: set[str] = set()
 
     def change(store: KGStore) -> dict[str, dict | None]:
         changes: dict[str, dict | None] = {}

@@ -23,10 +23,6 @@ NODE_CLASS = {**ENTITY_CLASS, BASELINE: MLKG.Baseline}
 _PROLOGUE = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in PREFIXES.items())
 
 
-def _values(terms) -> str:
-    return " ".join(f"<{t}>" for t in terms)
-
-
 def _type_values() -> str:
     return " ".join(f'(<{cls}> "{name}")' for name, cls in NODE_CLASS.items())
 
