@@ -76,28 +76,19 @@ def _cli_errors(writing: bool = False):
     """The library's exceptions that the command line turns into its error
     messages, raised as KGError with the same text. `writing`: an OSError is
     an output that cannot be written, as the command line reports it."""
-    from kg.extract.dask_runner import DaskError
-    from kg.io.gazetteer_files import GazetteerError
-    from kg.rules import RulesError
-    from kg.store import StoreError
+    from kg.errors import user_message
 
     try:
         yield
     except KGError:
         raise
-    except GazetteerError as err:
-        raise KGError(f"gazetteer: {err}") from err
-    except RulesError as err:
-        raise KGError(f"rules: {err}") from err
-    except SyntaxError as err:
-        raise KGError(f"SPARQL syntax error: {err}") from err
-    except (StoreError, DaskError, ValueError) as err:  # ValueError: ready questions, refused queries
-        raise KGError(str(err)) from err
-    except OSError as err:
-        if not writing:
+    except Exception as err:
+        message = user_message(err, writing=writing)
+        if message is None and isinstance(err, ValueError):  # ready questions, refused queries
+            message = str(err)
+        if message is None:
             raise
-        where = f" {err.filename}" if err.filename else ""
-        raise KGError(f"cannot write{where}: {err.strerror or err}") from err
+        raise KGError(message) from err
 
 
 # -- values ---------------------------------------------------------------------

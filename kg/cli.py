@@ -541,27 +541,16 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    from kg.store import StoreError
+    from kg.errors import user_message
     try:
         return args.func(args)
-    except StoreError as err:
-        return _err(str(err))
-    except ValueError as err:
-        from kg.io.gazetteer_files import GazetteerError
-        if isinstance(err, GazetteerError):
-            return _err(f"gazetteer: {err}")
-        from kg.rules import RulesError
-        if isinstance(err, RulesError):
-            return _err(f"rules: {err}")
-        from kg.io.fields import FieldMapError
-        if isinstance(err, FieldMapError):
-            return _err(str(err))
-        raise
-    except OSError as err:
+    except (RuntimeError, ValueError, OSError) as err:
         # Input files are opened by the readers, which report their own faults;
-        # what reaches here is an output that cannot be written.
-        where = f" {err.filename}" if err.filename else ""
-        return _err(f"cannot write{where}: {err.strerror or err}")
+        # an OSError that reaches here is an output that cannot be written.
+        message = user_message(err)
+        if message is None:
+            raise
+        return _err(message)
     except KeyboardInterrupt:
         return 130
 

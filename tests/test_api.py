@@ -88,6 +88,20 @@ def test_extract_refuses_what_is_not_an_abstract():
         kg.extract("We use BERT.", gazetteers=["/nonexistent/gazetteer.jsonl"])
 
 
+def test_api_and_command_line_give_the_same_message(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"relation_cues": {"improves": 3}}', encoding="utf-8")
+    abstracts = tmp_path / "a.jsonl"
+    abstracts.write_text('{"id": "a", "abstract": "We use BERT."}\n', encoding="utf-8")
+    with pytest.raises(kg.KGError) as raised:
+        kg.extract("We use BERT.", rules=[rules])
+    cli = subprocess.run([sys.executable, "-m", "kg", "extract", str(abstracts), "--rules", str(rules), "-q"],
+                         capture_output=True, text=True)
+    assert cli.returncode == 2
+    assert str(raised.value).startswith("rules: ")
+    assert f"kg: error: {raised.value}" in cli.stderr
+
+
 # -- build, open, query ------------------------------------------------------------
 def test_query_gives_rows_of_python_values(built):
     with kg.open(built) as g:
