@@ -231,6 +231,27 @@ def test_learning_from_data_is_part_of_the_task(nlp) -> None:
     assert "learning glacier outlines from radar scans" in found
 
 
+@pytest.mark.parametrize("adjective", sorted(rules.load("task_contexts")["object_adjectives"]))
+def test_an_adjective_kept_out_of_names_may_stand_in_the_verbs_object(nlp, adjective) -> None:
+    found = tasks(nlp, f"We give a new method for charting {adjective} glacier outlines, tested twice.")
+    assert f"charting {adjective} glacier outlines" in found
+
+
+def test_the_verbs_object_never_ends_in_such_an_adjective(nlp) -> None:
+    assert not tasks(nlp, "We give a new method for charting large, tested twice.")
+
+
+def test_a_tool_named_in_brackets_before_for(nlp) -> None:
+    found = tasks(nlp, "We give an algorithm (GLAC) for charting glacier retreat, tested twice.")
+    assert "charting glacier retreat" in found
+    assert "dune digitization" in tasks(nlp, "We give a method (DuDi) for dune digitization, tested twice.")
+
+
+def test_learning_from_data_with_no_object_before_the_link(nlp) -> None:
+    found = tasks(nlp, "We give a framework for learning from radar scans, tested twice.")
+    assert "learning from radar scans" in found
+
+
 def test_an_adverb_before_the_verb_is_left_out(nlp) -> None:
     assert "charting glacier retreat" in tasks(nlp, "We give a method for automatically charting glacier retreat.")
 
@@ -320,6 +341,8 @@ _ADDED = {
     "verb_tool_links": ("toward", "We give a new method toward dune digitization, tested twice.", "dune digitization"),
     "verb_ability_links": ("when", "They showed high accuracy when charting glacier retreat.",
                            "charting glacier retreat"),
+    "object_adjectives": ("every", "We give a new method for charting every glacier outline, tested twice.",
+                          "charting every glacier outline"),
 }
 
 

@@ -39,6 +39,7 @@ class TaskContexts:
     apposition_skipped: frozenset[str]
     apposition_tools: frozenset[str]
     apposition_not_tasks: frozenset[str]
+    object_adjectives: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
