@@ -294,6 +294,14 @@ def _drop_fields(doc: Doc, v: list[Tok], found: list[Candidate], tc: TaskContext
                 or view_text(v, text, c.start, c.end).lower() not in tc.fields]
 
 
+def _drop_lone_steps(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
+    """ "various decoding methods", "the fine-tuning stage": one word of a step
+    in building or running a model (tc.not_tasks_alone) names no task, whatever
+    context rule read it; with a modifier it may ("speculative decoding")."""
+    found[:] = [c for c in found if c.label != "Task" or c.source != "head" or c.end - c.start != 1
+                or v[c.start].lower_ not in tc.not_tasks_alone]
+
+
 def _listed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> list[Candidate]:
     """ "multi-hop reasoning, fine-grained citation and conflict robustness":
     a phrase listed beside a task is a task too, when its last word names work."""
@@ -744,6 +752,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _gerund_candidates(doc, v, lex, tc)
     found += _tool_purposes(doc, v, lex, tc)
     found += _apposed_tool_tasks(doc, v, lex, tc)
+    _drop_lone_steps(v, found, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
     _metrics_before_nouns(v, found, lex)

@@ -40,6 +40,7 @@ class TaskContexts:
     apposition_tools: frozenset[str]
     apposition_not_tasks: frozenset[str]
     object_adjectives: frozenset[str]
+    not_tasks_alone: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
