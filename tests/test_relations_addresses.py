@@ -171,3 +171,20 @@ def test_a_means_link_added_by_a_rules_file_does_its_part(tmp_path):
     nlp.add_pipe("sentencizer")
     nlp.add_pipe("kg_relations", config={"rules": [str(path)]})
     assert ("QuillNet", "span retrieval") not in addresses(nlp, text, ents, proposed=("QuillNet",))
+
+
+# -- use_links: a list of downstream uses --------------------------------------------
+@pytest.mark.parametrize("link", sorted(rules.load("addresses")["use_links"]))
+def test_tasks_listed_as_downstream_uses_are_not_addressed(nlp, link):
+    found = addresses(nlp, f"Such parses serve {link} span retrieval and clause merging. " + PROPOSAL,
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause merging": "Task",
+                       "clause segmentation": "Task"}, proposed=("QuillNet",))
+    assert ("QuillNet", "clause segmentation") in found
+    assert ("QuillNet", "span retrieval") not in found and ("QuillNet", "clause merging") not in found
+
+
+def test_a_task_named_outside_a_list_of_uses_is_still_addressed(nlp):
+    found = addresses(nlp, "Such parses serve several applications. They help span retrieval. " + PROPOSAL,
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause segmentation": "Task"},
+                      proposed=("QuillNet",))
+    assert ("QuillNet", "span retrieval") in found
