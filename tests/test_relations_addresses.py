@@ -4,10 +4,13 @@ the entity spans set by hand."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import spacy
 
 import kg.extract.relations  # noqa: F401  registers kg_relations
+from kg import rules
 from tests.test_relations import annotate, triples
 
 PROPOSAL = "We propose QuillNet, a parser for clause segmentation. "
@@ -135,3 +138,53 @@ def test_a_method_described_in_an_apposition_addresses_the_task_it_is_for(nlp):
     found = addresses(nlp, "We analyse the attention of the Transformer, a strong architecture for machine "
                            "translation.", {"Transformer": "Method", "machine translation": "Task"})
     assert found == {("Transformer", "machine translation")}
+
+
+# -- means_links: a task that names a means of the method ----------------------------
+@pytest.mark.parametrize("link", sorted(rules.load("addresses")["means_links"]))
+def test_a_task_named_as_a_means_of_the_method_is_not_addressed(nlp, link):
+    found = addresses(nlp, f"QuillNet then works {link} span retrieval and clause merging. " + PROPOSAL,
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause merging": "Task",
+                       "clause segmentation": "Task"}, proposed=("QuillNet",))
+    assert ("QuillNet", "clause segmentation") in found
+    assert ("QuillNet", "span retrieval") not in found and ("QuillNet", "clause merging") not in found
+
+
+def test_a_means_link_opening_the_sentence_leaves_the_task_alone(nlp):
+    # "Through X tasks, we show ...": where results were found, not a part of the method.
+    found = addresses(nlp, "Through span retrieval tasks, we show that QuillNet is fast.",
+                      {"QuillNet": "Method", "span retrieval": "Task"}, proposed=("QuillNet",))
+    assert ("QuillNet", "span retrieval") in found
+
+
+def test_a_means_link_added_by_a_rules_file_does_its_part(tmp_path):
+    text = "QuillNet then works atop span retrieval. " + PROPOSAL
+    ents = {"QuillNet": "Method", "span retrieval": "Task", "clause segmentation": "Task"}
+    assert "atop" not in rules.load("addresses")["means_links"]
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations")
+    assert ("QuillNet", "span retrieval") in addresses(nlp, text, ents, proposed=("QuillNet",))
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"addresses": {"extend": {"means_links": ["atop"]}}}), encoding="utf-8")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations", config={"rules": [str(path)]})
+    assert ("QuillNet", "span retrieval") not in addresses(nlp, text, ents, proposed=("QuillNet",))
+
+
+# -- use_links: a list of downstream uses --------------------------------------------
+@pytest.mark.parametrize("link", sorted(rules.load("addresses")["use_links"]))
+def test_tasks_listed_as_downstream_uses_are_not_addressed(nlp, link):
+    found = addresses(nlp, f"Such parses serve {link} span retrieval and clause merging. " + PROPOSAL,
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause merging": "Task",
+                       "clause segmentation": "Task"}, proposed=("QuillNet",))
+    assert ("QuillNet", "clause segmentation") in found
+    assert ("QuillNet", "span retrieval") not in found and ("QuillNet", "clause merging") not in found
+
+
+def test_a_task_named_outside_a_list_of_uses_is_still_addressed(nlp):
+    found = addresses(nlp, "Such parses serve several applications. They help span retrieval. " + PROPOSAL,
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause segmentation": "Task"},
+                      proposed=("QuillNet",))
+    assert ("QuillNet", "span retrieval") in found

@@ -25,6 +25,8 @@ class AddressCues:
     class_examples: re.Pattern  # the text between that task and the first example: " (", ", such as "
     relative: re.Pattern  # the end of the text before a relative clause: "models that "
     finding: re.Pattern  # the start of a sentence on where results were found: "Extensive experiments on "
+    means: re.Pattern  # the end of the text before a task that names a means of the method: "FooNet fuses "
+    uses: re.Pattern  # the end of the text before a list of downstream uses: "applications such as "
 
 
 def address_cues(extra: Iterable[str] = ()) -> AddressCues:
@@ -62,6 +64,8 @@ def _address_cues(extra: tuple[str, ...]) -> AddressCues:
         class_examples=re.compile(rf"\s*(?:\(|,?\s*{_words(data['example_links'])}\s+)(?:the\s+)?", re.I),
         relative=re.compile(rf"[\w)]\s*,?\s*{_words(data['relative_pronouns'])}\s*$", re.I),
         finding=re.compile(rf"{openers}(?:[\w-]+\s+){{0,2}}?{_words(data['finding_openers'])}\s", re.I),
+        means=re.compile(rf"(?<=\S\s){_words(data['means_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I),
+        uses=re.compile(rf"\b{_words(data['use_links'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
         study=re.compile(rf"\b{_study_openers(data['study_openers'])}\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
     )
 

@@ -937,7 +937,11 @@ def _addresses(s: Sentence, found: _Relations) -> None:
     if not s.of("Task"):
         return
     about_others = s.main is None or _about_others(s)
+    c = s.address_cues or address_cues()
     for t in s.of("Task"):
+        first = _first_listed_task(s, t, c).start
+        if c.means.search(s.text, 0, first) or c.uses.search(s.text, 0, first):
+            continue  # "FooNet fuses span retrieval", "applications such as web search": not what it addresses
         for example in _class_examples(s, t):
             found.add(s, {"s": example, "p": "addresses", "o": t.name}, 0.42)
         if about_others:

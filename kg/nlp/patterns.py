@@ -294,6 +294,14 @@ def _drop_fields(doc: Doc, v: list[Tok], found: list[Candidate], tc: TaskContext
                 or view_text(v, text, c.start, c.end).lower() not in tc.fields]
 
 
+def _drop_lone_steps(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
+    """ "various decoding methods", "the fine-tuning stage": one word of a step
+    in building or running a model (tc.not_tasks_alone) names no task, whatever
+    context rule read it; with a modifier it may ("speculative decoding")."""
+    found[:] = [c for c in found if c.label != "Task" or c.source != "head" or c.end - c.start != 1
+                or v[c.start].lower_ not in tc.not_tasks_alone]
+
+
 def _listed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> list[Candidate]:
     """ "multi-hop reasoning, fine-grained citation and conflict robustness":
     a phrase listed beside a task is a task too, when its last word names work."""
@@ -373,7 +381,7 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
     out = []
     texts, lowers = view_columns(doc)[:2]
     for k in positions(lowers, tc.verb_tool_links | tc.verb_ability_links):
-        if k == 0 or not (lowers[k] in tc.verb_tool_links and lowers[k - 1] in tc.verb_tools
+        if k == 0 or not (lowers[k] in tc.verb_tool_links and _tool_before(v, k, tc.verb_tools)
                           or lowers[k] in tc.verb_ability_links and lowers[k - 1] in tc.verb_abilities):
             continue
         g = k + 1
@@ -392,6 +400,15 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
     return out
 
 
+def _tool_before(v: list[Tok], link: int, tools: frozenset[str]) -> bool:
+    """Whether a word of `tools` stands right before the link word at `link`,
+    or before the name the text gives it in brackets: "an algorithm (FOO) for"."""
+    k = link - 1
+    if v[k].text == ")" and k >= 3 and v[k - 2].text == "(" and v[k - 2].sent_start == v[link].sent_start:
+        k -= 3
+    return v[k].lower_ in tools
+
+
 def _verb_phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, lowers: tuple[str, ...], g: int) -> int:
     """The end of a task said with the verb in -ing at `g` and its object:
     up to four content words after an optional "the", and up to three more
@@ -404,11 +421,18 @@ def _verb_phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, lowers: tuple
     j = g + 1
     if j < end and lowers[j] in ("the", "a", "an"):
         j += 1
-    j = _object_end(v, lex, j, end, 4, ends)
-    if j == g + 1 or lowers[j - 1] in ("the", "a", "an"):
+    j = _object_end(v, lex, j, end, 4, ends, tc.object_adjectives)
+    if j == g + 1 and low in tc.verb_nouns and j + 1 < end and lowers[j] in tc.verb_object_links and lowers[j] != "of":
+        # "learning from user clicks": a noun in -ing takes what it learns from with no object before it.
+        m = _object_end(v, lex, j + 1, end, 3, ends, tc.object_adjectives)
+        if m > j + 1 and lowers[m - 1] not in tc.object_adjectives and (m >= end or v[m].is_punct or lowers[m] in ends):
+            return m
+    if j == g + 1 or lowers[j - 1] in ("the", "a", "an") or lowers[j - 1] in tc.object_adjectives:
         return g
     if j + 1 < end and lowers[j] in tc.verb_object_links and (low in tc.verb_nouns or lowers[j] == "of"):
-        m = _object_end(v, lex, j + 1, end, 3, ends)
+        m = _object_end(v, lex, j + 1, end, 3, ends, tc.object_adjectives)
+        if m > j + 1 and lowers[m - 1] in tc.object_adjectives:
+            m = j + 1
         if m > j + 1 and (m >= end or v[m].is_punct or lowers[m] in ends):
             return m
         if lowers[j + 1] in ("a", "an", "the"):
@@ -426,7 +450,7 @@ def _tool_purposes(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> li
     lowers = view_columns(doc)[1]
     ends = tc.verb_object_ends
     for k in positions(lowers, tc.verb_tool_links):
-        if k == 0 or lowers[k - 1] not in tc.verb_tools:
+        if k == 0 or not _tool_before(v, k, tc.verb_tools):
             continue
         start = _context_word_end(v, k + 1, tc)
         end = v[k].sent_end
@@ -486,10 +510,13 @@ def _context_word_end(v: list[Tok], start: int, tc: TaskContexts) -> int:
     return j
 
 
-def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, ends: frozenset[str]) -> int:
-    """The end of up to `limit` content words from `start` (before `end`), none of them in `ends`."""
+def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, ends: frozenset[str],
+                adjectives: frozenset[str] = frozenset()) -> int:
+    """The end of up to `limit` content words from `start` (before `end`), none of them in `ends`;
+    words of `adjectives` count as content words though names leave them out ("large language models")."""
     j = start
-    while j < end and j - start < limit and _word_ok(v[j], lex, True) and v[j].lower_ not in ends:
+    while j < end and j - start < limit and (_word_ok(v[j], lex, True) or v[j].lower_ in adjectives) \
+            and v[j].lower_ not in ends:
         j += 1
     return j
 
@@ -725,6 +752,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _gerund_candidates(doc, v, lex, tc)
     found += _tool_purposes(doc, v, lex, tc)
     found += _apposed_tool_tasks(doc, v, lex, tc)
+    _drop_lone_steps(v, found, tc)
     found += _metric_candidates(doc, v, lex, at.metric, found)
     _drop_points_in_time(v, found, lex)
     _metrics_before_nouns(v, found, lex)

@@ -39,6 +39,8 @@ class TaskContexts:
     apposition_skipped: frozenset[str]
     apposition_tools: frozenset[str]
     apposition_not_tasks: frozenset[str]
+    object_adjectives: frozenset[str]
+    not_tasks_alone: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
