@@ -80,6 +80,13 @@ def test_absolute_and_relative_gains_kept_apart():
     assert only("a gain of 4% overall").gain is None
 
 
+def test_a_gain_word_after_a_comma_is_the_next_numbers():
+    """ "with a 320 ms chunk, a relative reduction of 12%": "relative" is the 12%'s, not the chunk's."""
+    chunk, gain = quantities("It decodes with a 320 ms chunk, a relative error reduction of 12% over BarNet.")
+    assert (chunk.value, chunk.gain) == ("320", None)
+    assert (gain.value, gain.gain) == ("12", "relative")
+
+
 @pytest.mark.parametrize("text", [
     "We fine-tune ResNet-50 and GPT-4o on CIFAR-10.",
     "The method was first described in 2019.",

@@ -41,6 +41,7 @@ _NUM = r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 _BEFORE = r"(?<![\w.\-/@])"
 _SIGN = r"(?P<sign>[+\-\u2212\u00b1])?"
 _OTHER_NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:\.\d+)?")
+_CLAUSE_MARK = re.compile(r"[,;]")
 
 
 def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bool:
@@ -177,7 +178,9 @@ class NumberReader:
         # Only the words up to the nearest other number count, so that in
         # "2.1% absolute and 3% relative" each number keeps its own word.
         before = _OTHER_NUMBER.split(text[max(0, start - 40):start])[-1]
-        after = _OTHER_NUMBER.split(text[end:end + 25])[0]
+        # After the number, only the words of its own clause: in "with a 320 ms chunk, a relative
+        # reduction of 12%", "relative" is the 12%'s.
+        after = _CLAUSE_MARK.split(_OTHER_NUMBER.split(text[end:end + 25])[0], 1)[0]
         if unit == "points" and self.absolute.search(text[start:end]):  # "2.1 percentage points", "3 pp"
             return "absolute"
         for window in (after[:20], before):
