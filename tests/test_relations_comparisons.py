@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 import kg.extract.relations  # noqa: F401  registers kg_relations
+from kg import rules
+from tests.cue_texts import example
 from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
 
 INTRO = "We introduce QuillNet, a parser for clause segmentation. "
@@ -148,6 +150,21 @@ def test_a_name_without_an_entity_span_is_a_baseline(nlp, sentence, baselines):
 ])
 def test_a_yardstick_with_an_advantage_is_improved_over(nlp, sentence, expected):
     assert valued(run(nlp, sentence, BarNet="Method")) == expected
+
+
+@pytest.mark.parametrize("piece", rules.load("relation_cues")["improve_of"])
+def test_a_verb_of_improving_a_measure_is_an_advantage_over_a_yardstick(nlp, piece):
+    """ "on par with BarNet while reducing memory": the verbs of improve_of say an advantage too."""
+    verb = example(piece)
+    assert beaten(run(nlp, f"QuillNet is on par with BarNet while it {verb} memory use.", BarNet="Method")) \
+        == {("QuillNet", "BarNet")}, verb
+    assert beaten(run(nlp, "QuillNet is on par with BarNet while it keeps memory use.", BarNet="Method")) == set()
+
+
+def test_the_advantage_may_follow_the_yardsticks_description(nlp):
+    sentence = ("QuillNet attains comparable accuracy to standard BarNet or BazNet parsers applied on pooled "
+                "treebanks, but with significantly reduced memory.")
+    assert beaten(run(nlp, sentence, BarNet="Method", BazNet="Method")) == {("QuillNet", "BarNet"), ("QuillNet", "BazNet")}
 
 
 @pytest.mark.parametrize("reference, subject", [("It", "ZapNet"), ("Our method", "QuillNet")])
