@@ -307,9 +307,11 @@ def _compared_mention(s: Sentence, start: int, m: Mention) -> bool:
     # "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
     if c.yardstick.search(before):
         return True
-    verb = c.improve_verb.search(before, s.places, start)
-    if verb and c.verb_object_start.fullmatch(before, verb.end()):
-        return True
+    for cue in (c.improve_verb, c.improve_object):
+        # "outperforms all X", "improves X performance": X is the object.
+        verb = cue.search(before, s.places, start)
+        if verb and c.verb_object_start.fullmatch(before, verb.end()):
+            return True
     return bool(c.compared_before.search(before))
 
 
