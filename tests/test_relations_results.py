@@ -618,3 +618,37 @@ def test_a_margin_in_a_unit_no_metric_of_the_sentence_takes_has_no_metric(nlp):
     doc = annotate(nlp, text, {**_WER, "Beta-QA": "Dataset"}, ("FooNet",))
     assert {(r["o"], r.get("metric"), r["value"]) for r in rels(doc, "improvesOver")} == {("BarNet", "WER", "12")}
     assert {(r["metric"], r["value"]) for r in rels(doc, "achieves")} == {("WER", "2.3"), ("WER", "5.4")}
+
+
+# -- a baseline's own number, and "absolute points" ---------------------------------------------
+_BASE = {"FooNet": "Method", "BarNet": "Method", "Alpha-QA": "Dataset"}
+
+
+def _values(nlp, sentence: str) -> set[tuple]:
+    doc = annotate(nlp, "We propose FooNet, a reader. " + sentence, _BASE, ("FooNet",))
+    return {(r["o"], r.get("value"), r.get("unit")) for r in rels(doc, "improvesOver")}
+
+
+@pytest.mark.parametrize("piece", PIECES["possessive_score_links"])
+def test_each_possessive_score_link_gives_the_number_to_the_baseline(nlp, piece):
+    """ "surpasses BarNet's gain of +1.3%": the number is BarNet's own, no margin over it."""
+    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} +1.3% on Alpha-QA.") == {("BarNet", None, None)}
+    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} only +1.3% on Alpha-QA.") \
+        == {("BarNet", None, None)}
+    assert _values(nlp, "FooNet surpasses BarNet's gain zzz +1.3% on Alpha-QA.") == {("BarNet", "1.3", "%")}
+
+
+def _points_forms() -> list[str]:
+    return rules.load("units")["units"]["points"]
+
+
+@pytest.mark.parametrize("form", _points_forms())
+def test_a_margin_with_absolute_before_its_points_is_in_points(nlp, form):
+    assert _values(nlp, f"FooNet outperforms BarNet by 2.1 absolute {form} on Alpha-QA.") == {("BarNet", "2.1", "points")}
+
+
+@pytest.mark.parametrize("piece", rules.load("units")["absolute_words"])
+def test_each_absolute_word_may_stand_between_a_margin_and_its_points(nlp, piece):
+    assert _values(nlp, f"FooNet outperforms BarNet by 2.1 {example(piece)} points on Alpha-QA.") \
+        == {("BarNet", "2.1", "points")}
+    assert _values(nlp, "FooNet outperforms BarNet by 2.1 zzz points on Alpha-QA.") == {("BarNet", "2.1", None)}

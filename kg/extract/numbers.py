@@ -82,6 +82,10 @@ class NumberReader:
         try:
             self.absolute = re.compile(rf"\b{_alt(family['absolute_words'])}(?!\w)", re.I)
             self.relative = re.compile(rf"\b{_alt(family['relative_words'])}(?!\w)", re.I)
+            # "2.1 absolute points": the unit of a margin written after a word of absolute_words.
+            self.points_after = re.compile(
+                rf"\s*(?:{_alt(family['absolute_words'])}\s+)?{_alt([re.escape(f) for f in units.get('points', [])] or ['(?!)'])}(?![\w.])",
+                re.I)
             self.ranging = re.compile(rf"\b{_alt(family['range_words'])}\s+$", re.I)
             joiners = _alt(family["coordinators"])
             self.coordinated = re.compile(rf"\s*(?:,\s*{joiners}?|{joiners}|/)\s*$", re.I)

@@ -663,8 +663,8 @@ def _paren_after_method(s: Sentence, q: Quantity) -> bool:
 
 def _owned_by_baseline(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
     """ "surpassing X's gain of 1.3%": the number is the baseline's own, not a margin over it."""
-    return any(re.fullmatch(r"(?:'|\u2019)s\s+(?:[\w-]+\s+){0,3}?(?:of|at|is|was)\s+(?:only\s+|just\s+)?",
-                            s.text[b.end:q.start]) for comp in comparisons for b in comp.baselines if b.end <= q.start)
+    owned = rules_of(s).possessive_score
+    return any(owned.fullmatch(s.text, b.end, q.start) for comp in comparisons for b in comp.baselines if b.end <= q.start)
 
 
 def _distance(comp: Comparison, q: Quantity, text: str) -> int:
@@ -709,8 +709,8 @@ def _gain_unit(s: Sentence, q: Quantity, run_end: int) -> str | None:
     after = s.text[run_end:run_end + 40]
     if any(m.start >= run_end and re.fullmatch(r"\s*", s.text[run_end:m.start]) for m in s.of("Metric")):
         return "points"
-    if re.match(r"\s*(?:absolute\s+)?points?\b", after, re.I):
-        return "points"
+    if (s.numbers or number_reader()).points_after.match(after):
+        return "points"  # "2.1 absolute points"
     return None
 
 

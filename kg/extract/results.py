@@ -55,6 +55,7 @@ class ResultRules:
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
     other_score: re.Pattern  # right after a comparison's cue: " 3.17 for ", " only 86.9% of the "
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
+    possessive_score: re.Pattern  # fullmatch between a baseline and its own number: "'s gain of only "
     dataset_before: re.Pattern  # ends where a dataset begins: "on ", "in the "
     metric_then_value: re.Pattern  # fullmatch between a metric and its number: " score of about "
     value_then_metric: re.Pattern  # fullmatch between a number and its metric: " points higher in "
@@ -100,6 +101,9 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         other_score=re.compile(
             rf"\s*(?:{_alt(data['other_score_qualifiers'])}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+"
             rf"{_alt(data['other_score_links'])}\s+(?:the\s+|a\s+|an\s+)?", re.I),
+        possessive_score=re.compile(
+            rf"(?:'|\u2019)s\s+(?:[\w-]+\s+){{0,3}}?{_alt(data['possessive_score_links'])}\s+"
+            rf"(?:{_alt(data['other_score_qualifiers'])}\s+)?", re.I),
         dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
         # "WER of 22.3%", "an FID score of 1.48", "NDCG@10 (nDCG) of 0.72".
