@@ -53,6 +53,20 @@ def test_baseline_phrases(nlp, sentence, baseline):
     assert beaten(doc) == {("QuillNet", baseline)}
 
 
+@pytest.mark.parametrize("sentence, baseline", [
+    # a method written in lower case after a word of baseline_phrases: a kind of earlier work, the phrase
+    ("QuillNet outperforms the state-of-the-art AR transformer on PTB.", "state-of-the-art AR transformer"),
+    ("QuillNet outperforms the SOTA sparse transformer on PTB.", "SOTA sparse transformer"),
+    # without such a word, or written as a name, the method is the baseline
+    ("QuillNet outperforms a plain transformer on PTB.", "Transformer"),
+    ("QuillNet outperforms the state-of-the-art AR Transformer on PTB.", "Transformer"),
+])
+def test_a_lower_case_method_after_words_of_earlier_work_is_part_of_the_phrase(nlp, sentence, baseline):
+    ents = {"QuillNet": "Method", "transformer": "Method", "Transformer": "Method"}
+    doc = annotate(nlp, INTRO + sentence, ents, proposed=("QuillNet",), names={"transformer": "Transformer"})
+    assert beaten(doc) == {("QuillNet", baseline)}
+
+
 def test_a_number_that_counts_no_words_is_no_baseline(nlp):
     assert beaten(run(nlp, "QuillNet outperforms 2.5 points on PTB.")) == set()
     assert beaten(run(nlp, "QuillNet surpasses 90% accuracy on PTB.")) == set()
