@@ -503,6 +503,18 @@ def test_each_other_score_link_gives_the_number_to_the_method_after_it(nlp, word
     assert found == set()
 
 
+def test_the_other_score_may_carry_its_metric(nlp):
+    """ "45.1 AP vs. 42.8 AP for BarNet": the other method's score written with its metric; kept as a
+    comparison only when the subject's score is the better one."""
+    ents = {"FooNet": "Method", "BarNet": "Method", "AP": "Metric", "Alpha-QA": "Dataset"}
+    text = "We propose FooNet, a detector. On Alpha-QA, FooNet reaches {} AP vs. 42.8 AP for BarNet."
+    found = {(r["s"], r["o"]) for r in rels(annotate(nlp, text.format("45.1"), ents, ("FooNet",)), "improvesOver")}
+    assert found == {("FooNet", "BarNet")}
+    found = {(r["s"], r["o"]) for r in rels(annotate(nlp, text.format("41.1"), ents, ("FooNet",)), "improvesOver")}
+    assert found == set()
+    assert scores(annotate(nlp, text.format("45.1"), ents, ("FooNet",))) == {("FooNet", "AP", "45.1", "Alpha-QA")}
+
+
 @pytest.mark.parametrize("word", PIECES["other_score_qualifiers"])
 def test_each_other_score_qualifier_may_stand_before_the_other_number(nlp, word):
     text = "We propose FooNet, a generator. FooNet reaches an FID of 2.7, compared with {} 3.1 for BarNet."

@@ -99,7 +99,9 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
             rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
         # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
         other_score=re.compile(
-            rf"\s*(?:{_alt(data['other_score_qualifiers'])}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+"
+            # The number may carry its metric, written as metrics are ("42.8 AP for BarNet", "7.1 mIoU by").
+            rf"\s*(?:{_alt(data['other_score_qualifiers'])}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?"
+            rf"(?:\s+(?-i:[^\s\d,;:()]*[A-Z@][^\s,;:()]*))?\s+"
             rf"{_alt(data['other_score_links'])}\s+(?:the\s+|a\s+|an\s+)?", re.I),
         possessive_score=re.compile(
             rf"(?:'|\u2019)s\s+(?:[\w-]+\s+){{0,3}}?{_alt(data['possessive_score_links'])}\s+"
