@@ -67,6 +67,14 @@ def test_a_lower_case_method_after_words_of_earlier_work_is_part_of_the_phrase(n
     assert beaten(doc) == {("QuillNet", baseline)}
 
 
+def test_an_abbreviation_with_kind_words_after_it_names_the_baseline(nlp):
+    """ "MLP methods": the abbreviation is written as a name though the method's name is in lower case."""
+    ents = {"QuillNet": "Method", "MLP": "Method"}
+    doc = annotate(nlp, INTRO + "QuillNet surpasses MLP methods on PTB.", ents, proposed=("QuillNet",),
+                   names={"MLP": "multilayer perceptron"})
+    assert beaten(doc) == {("QuillNet", "multilayer perceptron")}
+
+
 def test_a_number_that_counts_no_words_is_no_baseline(nlp):
     assert beaten(run(nlp, "QuillNet outperforms 2.5 points on PTB.")) == set()
     assert beaten(run(nlp, "QuillNet surpasses 90% accuracy on PTB.")) == set()
