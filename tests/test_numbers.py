@@ -80,6 +80,23 @@ def test_absolute_and_relative_gains_kept_apart():
     assert only("a gain of 4% overall").gain is None
 
 
+def test_relative_to_names_a_baseline_and_makes_no_gain_relative():
+    assert only("improves AP by 2.3 points relative to BarNet").gain is None
+    assert only("a 12% relative reduction in WER").gain == "relative"
+
+
+def test_a_hyphenated_points_unit():
+    """ "a 2.3-point gain": the unit written with a hyphen, as "-fold" is."""
+    assert (only("yields a 2.3-point gain in AP").value, only("yields a 2.3-point gain in AP").unit) == ("2.3", "points")
+
+
+def test_a_gain_word_after_a_comma_is_the_next_numbers():
+    """ "with a 320 ms chunk, a relative reduction of 12%": "relative" is the 12%'s, not the chunk's."""
+    chunk, gain = quantities("It decodes with a 320 ms chunk, a relative error reduction of 12% over BarNet.")
+    assert (chunk.value, chunk.gain) == ("320", None)
+    assert (gain.value, gain.gain) == ("12", "relative")
+
+
 @pytest.mark.parametrize("text", [
     "We fine-tune ResNet-50 and GPT-4o on CIFAR-10.",
     "The method was first described in 2019.",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 import kg.extract.relations  # noqa: F401  registers kg_relations
+from kg import rules
+from tests.cue_texts import example
 from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
 
 INTRO = "We introduce QuillNet, a parser for clause segmentation. "
@@ -49,6 +51,28 @@ def run(nlp, sentence: str, **entities: str):
 def test_baseline_phrases(nlp, sentence, baseline):
     doc = run(nlp, sentence, BarNet="Method", chart_parser="Method")
     assert beaten(doc) == {("QuillNet", baseline)}
+
+
+@pytest.mark.parametrize("sentence, baseline", [
+    # a method written in lower case after a word of baseline_phrases: a kind of earlier work, the phrase
+    ("QuillNet outperforms the state-of-the-art AR transformer on PTB.", "state-of-the-art AR transformer"),
+    ("QuillNet outperforms the SOTA sparse transformer on PTB.", "SOTA sparse transformer"),
+    # without such a word, or written as a name, the method is the baseline
+    ("QuillNet outperforms a plain transformer on PTB.", "Transformer"),
+    ("QuillNet outperforms the state-of-the-art AR Transformer on PTB.", "Transformer"),
+])
+def test_a_lower_case_method_after_words_of_earlier_work_is_part_of_the_phrase(nlp, sentence, baseline):
+    ents = {"QuillNet": "Method", "transformer": "Method", "Transformer": "Method"}
+    doc = annotate(nlp, INTRO + sentence, ents, proposed=("QuillNet",), names={"transformer": "Transformer"})
+    assert beaten(doc) == {("QuillNet", baseline)}
+
+
+def test_an_abbreviation_with_kind_words_after_it_names_the_baseline(nlp):
+    """ "MLP methods": the abbreviation is written as a name though the method's name is in lower case."""
+    ents = {"QuillNet": "Method", "MLP": "Method"}
+    doc = annotate(nlp, INTRO + "QuillNet surpasses MLP methods on PTB.", ents, proposed=("QuillNet",),
+                   names={"MLP": "multilayer perceptron"})
+    assert beaten(doc) == {("QuillNet", "multilayer perceptron")}
 
 
 def test_a_number_that_counts_no_words_is_no_baseline(nlp):
@@ -148,6 +172,21 @@ def test_a_name_without_an_entity_span_is_a_baseline(nlp, sentence, baselines):
 ])
 def test_a_yardstick_with_an_advantage_is_improved_over(nlp, sentence, expected):
     assert valued(run(nlp, sentence, BarNet="Method")) == expected
+
+
+@pytest.mark.parametrize("piece", rules.load("relation_cues")["improve_of"])
+def test_a_verb_of_improving_a_measure_is_an_advantage_over_a_yardstick(nlp, piece):
+    """ "on par with BarNet while reducing memory": the verbs of improve_of say an advantage too."""
+    verb = example(piece)
+    assert beaten(run(nlp, f"QuillNet is on par with BarNet while it {verb} memory use.", BarNet="Method")) \
+        == {("QuillNet", "BarNet")}, verb
+    assert beaten(run(nlp, "QuillNet is on par with BarNet while it keeps memory use.", BarNet="Method")) == set()
+
+
+def test_the_advantage_may_follow_the_yardsticks_description(nlp):
+    sentence = ("QuillNet attains comparable accuracy to standard BarNet or BazNet parsers applied on pooled "
+                "treebanks, but with significantly reduced memory.")
+    assert beaten(run(nlp, sentence, BarNet="Method", BazNet="Method")) == {("QuillNet", "BarNet"), ("QuillNet", "BazNet")}
 
 
 @pytest.mark.parametrize("reference, subject", [("It", "ZapNet"), ("Our method", "QuillNet")])

@@ -113,3 +113,16 @@ def test_what_we_use_is_not_the_subject_beside_a_proposal(nlp):
     doc = annotate(nlp, "We propose LoomNet, a ranker. By applying RankerA as a probe, we reach the best results on FooBench.",
                    {**STUDY, "LoomNet": "Method"}, proposed=("LoomNet",))
     assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+# -- the method a verb improves is its object, not the one evaluated ----------------------
+def test_a_method_right_after_an_improve_verb_is_not_the_one_evaluated(nlp):
+    ents = {"BarNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+    doc = annotate(nlp, "This objective improves BarNet performance on benchmarks such as Alpha-QA and Beta-QA.", ents)
+    assert evaluated(doc) == set()
+    doc = annotate(nlp, "Trained with this objective, BarNet performs well on benchmarks such as Alpha-QA and Beta-QA.",
+                   ents)
+    assert evaluated(doc) == {("BarNet", "Alpha-QA"), ("BarNet", "Beta-QA")}
+    doc = annotate(nlp, "We propose LoomNet, a weaver. LoomNet improves BarNet accuracy on Alpha-QA.",
+                   {**ents, "LoomNet": "Method"}, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "Alpha-QA")}

@@ -503,6 +503,18 @@ def test_each_other_score_link_gives_the_number_to_the_method_after_it(nlp, word
     assert found == set()
 
 
+def test_the_other_score_may_carry_its_metric(nlp):
+    """ "45.1 AP vs. 42.8 AP for BarNet": the other method's score written with its metric; kept as a
+    comparison only when the subject's score is the better one."""
+    ents = {"FooNet": "Method", "BarNet": "Method", "AP": "Metric", "Alpha-QA": "Dataset"}
+    text = "We propose FooNet, a detector. On Alpha-QA, FooNet reaches {} AP vs. 42.8 AP for BarNet."
+    found = {(r["s"], r["o"]) for r in rels(annotate(nlp, text.format("45.1"), ents, ("FooNet",)), "improvesOver")}
+    assert found == {("FooNet", "BarNet")}
+    found = {(r["s"], r["o"]) for r in rels(annotate(nlp, text.format("41.1"), ents, ("FooNet",)), "improvesOver")}
+    assert found == set()
+    assert scores(annotate(nlp, text.format("45.1"), ents, ("FooNet",))) == {("FooNet", "AP", "45.1", "Alpha-QA")}
+
+
 @pytest.mark.parametrize("word", PIECES["other_score_qualifiers"])
 def test_each_other_score_qualifier_may_stand_before_the_other_number(nlp, word):
     text = "We propose FooNet, a generator. FooNet reaches an FID of 2.7, compared with {} 3.1 for BarNet."
@@ -538,3 +550,117 @@ def test_a_count_of_datasets_does_not_end_the_window_of_a_margins_dataset(nlp):
                    "Alpha-QA and 0.8% gains on 4 datasets from Beta-QA.", ents, ("FooNet",))
     got = {(r["o"], r.get("value"), r.get("dataset")) for r in rels(doc, "improvesOver") if r.get("value")}
     assert got == {("BarNet", "0.5", "Alpha-QA"), ("BarNet", "0.8", "Beta-QA")}
+
+
+# -- the words between a number and its metric, and the units a metric may take ------------------
+_WER = {"FooNet": "Method", "WER": "Metric", "BarNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}
+
+
+def _metric_of_score(nlp, between: str) -> set[tuple]:
+    """The metric of 7.15%, a score or (after "by", "a reduction of") a margin."""
+    text = f"We propose FooNet, a recognizer. FooNet outperforms BarNet on Alpha-QA, with a WER {between} 7.15%."
+    doc = annotate(nlp, text, _WER, ("FooNet",))
+    return {(r.get("metric"), r["value"]) for r in doc._.kg_relations if r.get("value") == "7.15"}
+
+
+@pytest.mark.parametrize("piece", PIECES["metric_value_links"])
+def test_each_metric_value_link_joins_a_metric_to_its_number(nlp, piece):
+    assert _metric_of_score(nlp, example(piece)) == {("WER", "7.15")}, example(piece)
+    assert _metric_of_score(nlp, "zzz") == set()
+
+
+@pytest.mark.parametrize("piece", PIECES["metric_value_nouns"])
+def test_each_metric_value_noun_may_stand_before_the_link(nlp, piece):
+    assert _metric_of_score(nlp, f"{example(piece)} of") == {("WER", "7.15")}, example(piece)
+    assert _metric_of_score(nlp, "zzz of") == set()
+
+
+@pytest.mark.parametrize("piece", PIECES["metric_value_qualifiers"])
+def test_each_metric_value_qualifier_may_stand_before_the_number(nlp, piece):
+    assert _metric_of_score(nlp, f"of {example(piece)}") == {("WER", "7.15")}, example(piece)
+    assert _metric_of_score(nlp, "of zzz") == set()
+
+
+def _metric_of_margin(nlp, between: str) -> set[tuple]:
+    text = f"We propose FooNet, a recognizer. FooNet outperforms BarNet by 2.15% {between} accuracy on Alpha-QA."
+    return {(r.get("metric"), r.get("value")) for r in rels(annotate(nlp, text, _WER, ("FooNet",)), "improvesOver")}
+
+
+@pytest.mark.parametrize("piece", PIECES["value_metric_words"])
+def test_each_value_metric_word_may_stand_between_a_number_and_its_metric(nlp, piece):
+    assert _metric_of_margin(nlp, f"{example(piece)} in") == {("accuracy", "2.15")}, example(piece)
+    assert _metric_of_margin(nlp, "zzz in") == {(None, "2.15")}
+
+
+@pytest.mark.parametrize("piece", PIECES["value_metric_links"])
+def test_each_value_metric_link_joins_a_number_to_the_metric_after_it(nlp, piece):
+    assert _metric_of_margin(nlp, example(piece)) == {("accuracy", "2.15")}, example(piece)
+    assert _metric_of_margin(nlp, "zzz") == {(None, "2.15")}
+
+
+@pytest.mark.parametrize("piece", PIECES["value_metric_skipped"])
+def test_each_value_metric_skipped_word_is_no_part_of_the_metric(nlp, piece):
+    assert _metric_of_margin(nlp, f"in {example(piece)}") == {("accuracy", "2.15")}, example(piece)
+
+
+def _unit_cases() -> list[tuple[str, str]]:
+    return [(unit, piece) for unit, pieces in PIECES["unit_metrics"].items() for piece in pieces]
+
+
+@pytest.mark.parametrize("unit, piece", _unit_cases())
+def test_a_number_in_a_unit_of_the_rules_takes_only_a_metric_of_its_kind(nlp, unit, piece):
+    """ "320 ms" is a latency or a time, never a WER; a metric that holds a word of its unit fits."""
+    form = rules.load("units")["units"][unit][0]
+    metric = f"decoding {example(piece)}"
+    text = "We propose FooNet, a recognizer. FooNet outperforms BarNet on Alpha-QA, with a {} reduction of 320 {}."
+    ents = {"FooNet": "Method", "BarNet": "Method", metric: "Metric", "WER": "Metric", "Alpha-QA": "Dataset"}
+    found = {(r.get("metric"), r["value"]) for r in rels(annotate(nlp, text.format(metric, form), ents, ("FooNet",)),
+                                                          "improvesOver")}
+    assert found == {(metric, "320")}, (metric, form)
+    found = {(r.get("metric"), r["value"]) for r in rels(annotate(nlp, text.format("WER", form), ents, ("FooNet",)),
+                                                          "improvesOver")}
+    assert found == {(None, "320")}, form
+
+
+def test_a_margin_in_a_unit_no_metric_of_the_sentence_takes_has_no_metric(nlp):
+    """ "a WER of 2.3% ... with a 320 ms chunk, a relative WER reduction of 12% over BarNet": the chunk is no
+    margin, and the score listed after a score is no margin either."""
+    text = ("We propose FooNet, a recognizer. FooNet reaches a WER of 2.3% on Alpha-QA and 5.4% on Beta-QA with a "
+            "320 ms chunk, a relative WER reduction of 12% over BarNet.")
+    doc = annotate(nlp, text, {**_WER, "Beta-QA": "Dataset"}, ("FooNet",))
+    assert {(r["o"], r.get("metric"), r["value"]) for r in rels(doc, "improvesOver")} == {("BarNet", "WER", "12")}
+    assert {(r["metric"], r["value"]) for r in rels(doc, "achieves")} == {("WER", "2.3"), ("WER", "5.4")}
+
+
+# -- a baseline's own number, and "absolute points" ---------------------------------------------
+_BASE = {"FooNet": "Method", "BarNet": "Method", "Alpha-QA": "Dataset"}
+
+
+def _values(nlp, sentence: str) -> set[tuple]:
+    doc = annotate(nlp, "We propose FooNet, a reader. " + sentence, _BASE, ("FooNet",))
+    return {(r["o"], r.get("value"), r.get("unit")) for r in rels(doc, "improvesOver")}
+
+
+@pytest.mark.parametrize("piece", PIECES["possessive_score_links"])
+def test_each_possessive_score_link_gives_the_number_to_the_baseline(nlp, piece):
+    """ "surpasses BarNet's gain of +1.3%": the number is BarNet's own, no margin over it."""
+    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} +1.3% on Alpha-QA.") == {("BarNet", None, None)}
+    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} only +1.3% on Alpha-QA.") \
+        == {("BarNet", None, None)}
+    assert _values(nlp, "FooNet surpasses BarNet's gain zzz +1.3% on Alpha-QA.") == {("BarNet", "1.3", "%")}
+
+
+def _points_forms() -> list[str]:
+    return rules.load("units")["units"]["points"]
+
+
+@pytest.mark.parametrize("form", _points_forms())
+def test_a_margin_with_absolute_before_its_points_is_in_points(nlp, form):
+    assert _values(nlp, f"FooNet outperforms BarNet by 2.1 absolute {form} on Alpha-QA.") == {("BarNet", "2.1", "points")}
+
+
+@pytest.mark.parametrize("piece", rules.load("units")["absolute_words"])
+def test_each_absolute_word_may_stand_between_a_margin_and_its_points(nlp, piece):
+    assert _values(nlp, f"FooNet outperforms BarNet by 2.1 {example(piece)} points on Alpha-QA.") \
+        == {("BarNet", "2.1", "points")}
+    assert _values(nlp, "FooNet outperforms BarNet by 2.1 zzz points on Alpha-QA.") == {("BarNet", "2.1", None)}

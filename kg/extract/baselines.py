@@ -201,11 +201,19 @@ def _named_in(s: Sentence, items: list, c) -> Mention | None:
     for k in range(len(items) - 1, -1, -1):
         x = items[k]
         if isinstance(x, Mention):
+            if k == len(items) - 1 and k > 0 and s.text[x.start:x.end].islower() \
+                    and c.baseline_phrase.search(s.text, _item_start(s, items[0]), x.start):
+                return None  # "the state-of-the-art AR transformer": a kind of earlier work, not the name
             # A name, not a kind written in lower case: "a strong diffusion model baseline" stays whole.
-            return x if k == len(items) - 1 or any(ch.isupper() or ch.isdigit() for ch in x.name) else None
+            written = s.text[x.start:x.end]  # "MLP methods" names MLP though its name is "multilayer perceptron"
+            return x if k == len(items) - 1 or any(ch.isupper() or ch.isdigit() for ch in written) else None
         if x.lower_ not in c.baseline_heads:
             return None
     return None
+
+
+def _item_start(s: Sentence, item: Token | Mention) -> int:
+    return item.start if isinstance(item, Mention) else item.idx - s.start_char
 
 
 def _name_written(s: Sentence, items: list, c) -> Baseline | None:

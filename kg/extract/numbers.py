@@ -41,6 +41,7 @@ _NUM = r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 _BEFORE = r"(?<![\w.\-/@])"
 _SIGN = r"(?P<sign>[+\-\u2212\u00b1])?"
 _OTHER_NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:\.\d+)?")
+_CLAUSE_MARK = re.compile(r"[,;]")
 
 
 def _is_year_or_count(value: str, unit: str | None, text: str, start: int) -> bool:
@@ -81,6 +82,10 @@ class NumberReader:
         try:
             self.absolute = re.compile(rf"\b{_alt(family['absolute_words'])}(?!\w)", re.I)
             self.relative = re.compile(rf"\b{_alt(family['relative_words'])}(?!\w)", re.I)
+            # "2.1 absolute points": the unit of a margin written after a word of absolute_words.
+            self.points_after = re.compile(
+                rf"\s*(?:{_alt(family['absolute_words'])}\s+)?{_alt([re.escape(f) for f in units.get('points', [])] or ['(?!)'])}(?![\w.])",
+                re.I)
             self.ranging = re.compile(rf"\b{_alt(family['range_words'])}\s+$", re.I)
             joiners = _alt(family["coordinators"])
             self.coordinated = re.compile(rf"\s*(?:,\s*{joiners}?|{joiners}|/)\s*$", re.I)
@@ -177,7 +182,9 @@ class NumberReader:
         # Only the words up to the nearest other number count, so that in
         # "2.1% absolute and 3% relative" each number keeps its own word.
         before = _OTHER_NUMBER.split(text[max(0, start - 40):start])[-1]
-        after = _OTHER_NUMBER.split(text[end:end + 25])[0]
+        # After the number, only the words of its own clause: in "with a 320 ms chunk, a relative
+        # reduction of 12%", "relative" is the 12%'s.
+        after = _CLAUSE_MARK.split(_OTHER_NUMBER.split(text[end:end + 25])[0], 1)[0]
         if unit == "points" and self.absolute.search(text[start:end]):  # "2.1 percentage points", "3 pp"
             return "absolute"
         for window in (after[:20], before):

@@ -307,8 +307,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         sentence_opener=re.compile(rf"^\s*(?:{_alt(data['sentence_openers'])},?\s+)?$", re.I),
         yardstick=re.compile(rf"{_words(data['yardsticks'])}[^,;.]{{0,50}}$", re.I),
         parity=_cue(rf"\b{_alt(data['yardsticks'])}\s+", data["yardsticks"]),
-        advantage=re.compile(rf"(?:[^.;]|\.(?=\d)){{0,20}}?{_words(data['advantage_links'])}(?:[^.;]|\.(?=\d)){{0,60}}?"
-                             rf"\b(?:{comparatives}|{gains})\b", re.I),
+        advantage=re.compile(rf"(?:[^.;]|\.(?=\d)){{0,50}}?{_words(data['advantage_links'])}(?:[^.;]|\.(?=\d)){{0,60}}?"
+                             rf"\b(?:{comparatives}|{gains}|{improve_of})\b", re.I),
         compared_before=re.compile(
             # "than X", "of an RNN", "with standard beam search": up to two lower-case words between.
             rf"\b{_alt(data['compared_before'] + compared)}\s+(?:(?:the|a|an)\s+)?(?-i:[a-z][\w-]*\s+){{0,2}}$", re.I),

@@ -30,7 +30,7 @@ from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
                                 named_for_training, plain_score, previous_in_list, respective, respective_metric,
-                                result_rules, result_setting, rules_of, score_list)
+                                result_rules, result_setting, rules_of, score_list, unit_fits)
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 
@@ -307,9 +307,11 @@ def _compared_mention(s: Sentence, start: int, m: Mention) -> bool:
     # "match the performance of standard X", "on par with X", "comparable to recent X": X is the yardstick.
     if c.yardstick.search(before):
         return True
-    verb = c.improve_verb.search(before, s.places, start)
-    if verb and c.verb_object_start.fullmatch(before, verb.end()):
-        return True
+    for cue in (c.improve_verb, c.improve_object):
+        # "outperforms all X", "improves X performance": X is the object.
+        verb = cue.search(before, s.places, start)
+        if verb and c.verb_object_start.fullmatch(before, verb.end()):
+            return True
     return bool(c.compared_before.search(before))
 
 
@@ -525,27 +527,27 @@ def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
 
 def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
     """The metric a number is stated in: "22.3% WER", "WER of 22.3%",
-    "by 2% in accuracy", "an FID score of 1.48"."""
+    "by 2% in accuracy", "an FID score of 1.48" (the words between are the
+    results family's metric_value_* and value_metric_* keys). A metric its
+    unit cannot be stated in ("320 ms" and WER) is not it."""
     text = s.text
+    r = rules_of(s)
     # "NDCG@10 (0.7225)": a number alone in brackets after its metric.
     bracketed = text[q.end:q.end + 3].lstrip().startswith(")")
     for m in s.of("Metric"):
         if q.start < m.start < q.end:
             return m.name  # the unit is the metric: "141 tokens/s"
-        gap = text[m.end:q.start]
-        if m.end <= q.start and re.fullmatch(
-                r"\s*(?:\(\w+\)\s*)?(?:scores?|values?|rates?|results?|(?:(?:absolute|relative)\s+)?(?:reductions?|improvements?|gains?|increases?|decreases?|drops?))?"
-                r"\s*(?:of|=|:|is|was|reaches|reached|at|to|by|as high as|as low as|as)?"
-                r"\s*(?:only|just|up to|over|about|around|nearly|almost|approximately|more than|less than|a|an|an average of|on average|~)?\s*(?:the\s+)?",
-                gap, re.I) or (bracketed and re.fullmatch(r"\s*\(\s*", gap)):
+        if not unit_fits(s, q.unit, m.name):
+            continue
+        if m.end <= q.start and (r.metric_then_value.fullmatch(text, m.end, q.start)
+                                 or (bracketed and _OPEN_BRACKET.fullmatch(text, m.end, q.start))):
             return m.name
-        after = text[run_end:m.start]
-        if m.start >= run_end and re.fullmatch(
-                r"\s*(?:points?|pts?)?\s*(?:(?:absolute|relative)\s+)?(?:(?:improvements?|gains?|increases?|reductions?|decreases?|higher|lower|better)\s+)?"
-                r"(?:(?:in|of|on|for)\s+(?:terms\s+of\s+)?)?(?:the\s+|top-1\s+)?",
-                after, re.I):
+        if m.start >= run_end and r.value_then_metric.fullmatch(text, run_end, m.start):
             return m.name
     return None
+
+
+_OPEN_BRACKET = re.compile(r"\s*\(\s*")
 
 
 def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str | None:
@@ -642,8 +644,14 @@ def _in_brackets(s: Sentence, q: Quantity) -> bool:
 
 
 def _score_context(s: Sentence, q: Quantity) -> bool:
-    """ "achieves 88.5%", "an accuracy of 88.5%": a score, not a margin."""
-    return bool(rules_of(s).score_context.search(s.text[max(0, q.start - 30):q.start]))
+    """ "achieves 88.5%", "an accuracy of 88.5%": a score, not a margin; and
+    so is a number listed after one, each with its dataset ("a WER of 2.3%
+    on A and 5.4% on B, a 12% reduction over X": 5.4% is no margin)."""
+    while q is not None:
+        if rules_of(s).score_context.search(s.text[max(0, q.start - 30):q.start]):
+            return True
+        q = previous_in_list(s, q)
+    return False
 
 
 def _paren_after_method(s: Sentence, q: Quantity) -> bool:
@@ -655,8 +663,8 @@ def _paren_after_method(s: Sentence, q: Quantity) -> bool:
 
 def _owned_by_baseline(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
     """ "surpassing X's gain of 1.3%": the number is the baseline's own, not a margin over it."""
-    return any(re.fullmatch(r"(?:'|\u2019)s\s+(?:[\w-]+\s+){0,3}?(?:of|at|is|was)\s+(?:only\s+|just\s+)?",
-                            s.text[b.end:q.start]) for comp in comparisons for b in comp.baselines if b.end <= q.start)
+    owned = rules_of(s).possessive_score
+    return any(owned.fullmatch(s.text, b.end, q.start) for comp in comparisons for b in comp.baselines if b.end <= q.start)
 
 
 def _distance(comp: Comparison, q: Quantity, text: str) -> int:
@@ -701,8 +709,8 @@ def _gain_unit(s: Sentence, q: Quantity, run_end: int) -> str | None:
     after = s.text[run_end:run_end + 40]
     if any(m.start >= run_end and re.fullmatch(r"\s*", s.text[run_end:m.start]) for m in s.of("Metric")):
         return "points"
-    if re.match(r"\s*(?:absolute\s+)?points?\b", after, re.I):
-        return "points"
+    if (s.numbers or number_reader()).points_after.match(after):
+        return "points"  # "2.1 absolute points"
     return None
 
 
@@ -743,7 +751,7 @@ def _metric_stated_before(s: Sentence, q: Quantity) -> str | None:
     """ "improves zero-shot accuracy for A (4.96%)": the one metric named
     before the number with no other metric in between."""
     before = [m for m in s.of("Metric") if m.end <= q.start]
-    if not before or len({m.name for m in s.of("Metric")}) > 1:
+    if not before or len({m.name for m in s.of("Metric")}) > 1 or not unit_fits(s, q.unit, before[-1].name):
         return None
     return before[-1].name
 

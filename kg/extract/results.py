@@ -55,7 +55,11 @@ class ResultRules:
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
     other_score: re.Pattern  # right after a comparison's cue: " 3.17 for ", " only 86.9% of the "
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
+    possessive_score: re.Pattern  # fullmatch between a baseline and its own number: "'s gain of only "
     dataset_before: re.Pattern  # ends where a dataset begins: "on ", "in the "
+    metric_then_value: re.Pattern  # fullmatch between a metric and its number: " score of about "
+    value_then_metric: re.Pattern  # fullmatch between a number and its metric: " points higher in "
+    unit_metrics: dict  # unit -> pattern a metric's name must hold to be stated in it
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
@@ -95,16 +99,38 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
             rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
         # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
         other_score=re.compile(
-            rf"\s*(?:{_alt(data['other_score_qualifiers'])}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?\s+"
+            # The number may carry its metric, written as metrics are ("42.8 AP for BarNet", "7.1 mIoU by").
+            rf"\s*(?:{_alt(data['other_score_qualifiers'])}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?"
+            rf"(?:\s+(?-i:[^\s\d,;:()]*[A-Z@][^\s,;:()]*))?\s+"
             rf"{_alt(data['other_score_links'])}\s+(?:the\s+|a\s+|an\s+)?", re.I),
+        possessive_score=re.compile(
+            rf"(?:'|\u2019)s\s+(?:[\w-]+\s+){{0,3}}?{_alt(data['possessive_score_links'])}\s+"
+            rf"(?:{_alt(data['other_score_qualifiers'])}\s+)?", re.I),
         dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
-        pieces={k: list(v) for k, v in data.items()},
+        # "WER of 22.3%", "an FID score of 1.48", "NDCG@10 (nDCG) of 0.72".
+        metric_then_value=re.compile(
+            rf"\s*(?:\(\w+\)\s*)?{_alt(data['metric_value_nouns'])}?\s*{_alt(data['metric_value_links'])}?"
+            rf"\s*{_alt(data['metric_value_qualifiers'])}?\s*(?:the\s+)?", re.I),
+        # "22.3% WER", "2 points higher in accuracy", "a reduction of 3% in terms of WER".
+        value_then_metric=re.compile(
+            rf"\s*(?:{_alt(data['value_metric_words'])}\s+){{0,3}}(?:{_alt(data['value_metric_links'])}\s+)?"
+            rf"(?:{_alt(data['value_metric_skipped'])}\s+)?", re.I),
+        unit_metrics={unit: re.compile(rf"\b{_alt(words)}(?!\w)", re.I) for unit, words in data['unit_metrics'].items()},
+        pieces={k: (dict(v) if isinstance(v, dict) else list(v)) for k, v in data.items()},
     )
 
 
 def rules_of(s: Sentence) -> ResultRules:
     return s.result_rules or result_rules()
+
+
+def unit_fits(s: Sentence, unit: str | None, metric: str) -> bool:
+    """Whether a number in `unit` may be stated in `metric`: "320 ms" is a
+    latency or a time, no WER (results unit_metrics); a unit the rules do not
+    name ("%", "x", none) fits any metric."""
+    pattern = rules_of(s).unit_metrics.get(unit) if unit else None
+    return pattern is None or bool(pattern.search(metric))
 
 
 # -- another method's score ---------------------------------------------------------
@@ -198,7 +224,8 @@ def respective_metric(s: Sentence, q: Quantity) -> str | None:
         if len(group) == len(run) and len(between) <= 70 and not any(
                 group[-1].end <= o.start < run[0].start and o.from_value is None for o in s.quantities) \
                 and not any(group[-1].end <= m.start < run[0].start for m in s.of("Metric")):
-            return group[run.index(q)].name
+            name = group[run.index(q)].name
+            return name if unit_fits(s, q.unit, name) else None
     return None
 
 
