@@ -225,6 +225,9 @@ def _proposed_names(nlp, text: str) -> set[str]:
      {"Pebble Transformer", "Quill Transformer"}),
     ("We present FooNet, a mixer with a dual mechanism called Selective Pebble and Quill Mixer.",
      {"FooNet", "Selective Pebble and Quill Mixer"}),
+    # markup around a name ("*...*" in arXiv abstracts) leaves spaces that are no words of the search
+    ("We study a toy model called the *Pebble Grid MDP*, and run it on birds.", {"Pebble Grid MDP"}),
+    ("We introduce a *Quill Memory Net* for long texts.", {"Quill Memory Net"}),
     # a name in quotes; a lower-case name whose first word is a hyphenated -ing word
     ('Finally we present a "Pebble Lens" view of hidden states.', {"Pebble Lens"}),
     ("Second, we introduce bi-pebbling regularization, which joins two losses.", {"bi-pebbling regularization"}),
