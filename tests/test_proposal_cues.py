@@ -191,7 +191,7 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We call this new approach FooNet.", {"FooNet"}),
     ("We call this design a Pebble Net (PN).", {"Pebble Net"}),
     # "we call" with a bare plural and the words that say which ones before the name
-    ("We call detectors with these three changes Pebble Counters, and test them on birds.", {"Pebble Counters"}),
+    ("We call detectors given four more heads Pebble Counters, and test them on birds.", {"Pebble Counters"}),
     ("We call models trained this way Quill Nets.", {"Quill Nets"}),
     ("We call a public API to label the birds.", set()),
     ("This novel approach, denoted as Soft Label Mixing (SLM), is fast.", {"Soft Label Mixing"}),
