@@ -83,6 +83,12 @@ _CASES = {
 }
 
 
+# Entries whose written example is too short to need them: the sentence gives them the words they are for.
+_LONG_OBJECT = {
+    "we call (?-i:[a-z][\\w-]*s) (?:(?-i:[a-z][\\w-]*) ){0,4}": "A bird counter runs fast; {}with two extra heads FooNet.",
+}
+
+
 def _entries():
     for key, entries in _PACKAGED.items():
         for entry in entries:
@@ -102,6 +108,8 @@ def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str,
     written = entry if key in plain else example(entry, 0)
     if key == "naming_words" and written.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."
+    if entry in _LONG_OBJECT:
+        template = _LONG_OBJECT[entry]
     text = template.format(written)
     if key == "dataset_name_endings":
         expected = {("Zeta" + written, "Dataset")}
@@ -182,6 +190,10 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # naming: "we call" with its object, "denoted as", "that we refer to as"
     ("We call this new approach FooNet.", {"FooNet"}),
     ("We call this design a Pebble Net (PN).", {"Pebble Net"}),
+    # "we call" with a bare plural and the words that say which ones before the name
+    ("We call detectors given four more heads Pebble Counters, and test them on birds.", {"Pebble Counters"}),
+    ("We call models trained this way Quill Nets.", {"Quill Nets"}),
+    ("We call a public API to label the birds.", set()),
     ("This novel approach, denoted as Soft Label Mixing (SLM), is fast.", {"Soft Label Mixing"}),
     ("This gives a two-stage scheme that we refer to as FooNet.", {"FooNet"}),
     # a lower-case name right after an opener, ending where the clause goes on
@@ -213,6 +225,9 @@ def _proposed_names(nlp, text: str) -> set[str]:
      {"Pebble Transformer", "Quill Transformer"}),
     ("We present FooNet, a mixer with a dual mechanism called Selective Pebble and Quill Mixer.",
      {"FooNet", "Selective Pebble and Quill Mixer"}),
+    # markup around a name ("*...*" in arXiv abstracts) leaves spaces that are no words of the search
+    ("We study a toy model called the *Pebble Grid MDP*, and run it on birds.", {"Pebble Grid MDP"}),
+    ("We introduce a *Quill Memory Net* for long texts.", {"Quill Memory Net"}),
     # a name in quotes; a lower-case name whose first word is a hyphenated -ing word
     ('Finally we present a "Pebble Lens" view of hidden states.', {"Pebble Lens"}),
     ("Second, we introduce bi-pebbling regularization, which joins two losses.", {"bi-pebbling regularization"}),

@@ -206,18 +206,26 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
     if i is None:
         return None
     sent_end = v[i].sent_end
-    for k in range(i, min(sent_end, i + window)):
+    seen = 0  # words seen: the space left by markup ("called the *Foo Net*") is no word of the window
+    prev = None  # the word before k
+    for k in range(i, sent_end):
         tok = v[k]
+        if tok.is_space:
+            continue
+        if seen == window:
+            break
+        seen += 1
         # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
         if tok.lower_ in stop and (k > i or tok.lower_ == "to") and not _joins_words(v, k):
             return None
         # "we propose training reward models (RMs)": a gerund opens what is done ("sliding window
         # attention (SWA)" is a defined name).
-        if k == i and stop and tok.text.isalpha() and tok.text.islower() and tok.text.endswith("ing") \
+        if prev is None and stop and tok.text.isalpha() and tok.text.islower() and tok.text.endswith("ing") \
                 and k not in pairs:
             return None
-        name = _name_at(v, k, lex, pairs, relaxed=(k == i or v[k - 1].text in _NAME_OPENERS),
-                        named=named and k == i)
+        name = _name_at(v, k, lex, pairs, relaxed=(prev is None or v[prev].text in _NAME_OPENERS),
+                        named=named and prev is None)
+        prev = k
         if name is not None:
             end = _past_short_form(v, name[1])
             if end < len(v) and (v[end].lower_ in lex.task_heads or v[end].lower_ in lex.task_cues):
