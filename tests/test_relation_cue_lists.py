@@ -59,6 +59,10 @@ def improves(rels: list[dict]) -> set[tuple[str, str]]:
     return {(r["s"], r["o"]) for r in rels if r["p"] == "improvesOver"}
 
 
+def evaluations(rels: list[dict]) -> set[tuple[str, str]]:
+    return {(r["s"], r["o"]) for r in rels if r["p"] == "evaluatedOn"}
+
+
 def values(rels: list[dict]) -> set[tuple[str, str, str | None]]:
     return {(r["s"], r["o"], r.get("value")) for r in rels if r["p"] == "improvesOver"}
 
@@ -157,6 +161,9 @@ REGEX_LISTS: dict[str, Case] = {
     "next_baseline_joins": (lambda x: f"FooNet outperforms BarNet by 2.1 points{' ' if x[:1].isalnum() else ''}{x} "
                                       f"BazNet by 0.8 points on CIFAR-10.",
                             lambda rels, x: ("FooNet", "BazNet") in improves(rels)),
+    # Nothing is proposed by name: the methods listed with the subject are evaluated where it is.
+    "subject_list_joins": (lambda x: f"We compare FooNet{' ' if x[:1].isalnum() else ''}{x} BarNet on CIFAR-10.",
+                           lambda rels, x: {("FooNet", "CIFAR-10"), ("BarNet", "CIFAR-10")} <= evaluations(rels)),
 }
 
 WORD_LISTS: dict[str, Case] = {
@@ -188,7 +195,7 @@ def new_word(key: str) -> str:
 
 
 def test_every_list_has_a_sentence() -> None:
-    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS) | {"not_baseline_after"}
+    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS) | {"not_baseline_after", "plural_name_endings"}
 
 
 def test_the_sentences_need_their_entry() -> None:
@@ -307,3 +314,45 @@ def test_a_name_after_another_word_is_a_baseline_unless_a_rules_file_adds_the_wo
 def test_each_list_separator_of_the_lexicon_splits_a_list_of_baselines(nlp, sep) -> None:
     text = f"FooNet outperforms prior methods{sep if sep == ',' else ' ' + sep} BarNet on CIFAR-10."
     assert improves(relations(nlp, text, METHODS)) == {("FooNet", "prior methods"), ("FooNet", "BarNet")}
+
+
+# -- plural_name_endings: a name in the plural after an improve verb is a kind, not a baseline ----
+PLURALS = METHODS | {"SSMs": "Method", "diffusion models": "Method", "BarNets": "Method"}
+
+
+@pytest.mark.parametrize("name", ["SSMs", "diffusion models"])
+def test_a_plural_name_after_an_improve_verb_is_no_baseline(nlp, tmp_path, name) -> None:
+    text = f"FooNet enhances {name} on CIFAR-10."
+    assert improves(relations(nlp, text, PLURALS)) == set()
+    none = tmp_path / "none.json"
+    none.write_text(json.dumps({"relation_cues": {"replace": {"plural_name_endings": []}}}), encoding="utf-8")
+    nlp = spacy.blank("en")
+    install(nlp)
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations", config={"rules": [str(none)]})
+    assert improves(relations(nlp, text, PLURALS)) == {("FooNet", name)}
+
+
+def test_a_rules_file_adds_a_plural_name_ending(nlp, tmp_path) -> None:
+    text = "FooNet enhances BarNets on CIFAR-10."
+    assert improves(relations(nlp, text, PLURALS)) == {("FooNet", "BarNets")}
+    added = spacy.blank("en")
+    install(added)
+    added.add_pipe("sentencizer")
+    added.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, "plural_name_endings", ["Nets"]))]})
+    assert improves(relations(added, text, PLURALS)) == set()
+
+
+def test_a_list_separator_after_an_improve_verbs_object_ends_it(tmp_path) -> None:
+    """ "enhances prior parsers and ...": the object is the baseline; the
+    separators are entity_patterns' list_separators, so one a user adds
+    ends the object too."""
+    text = "FooNet enhances prior parsers plus runs fast on CIFAR-10."
+    path = tmp_path / "plus.json"
+    path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": ["plus"]}}}), encoding="utf-8")
+    for rules_files, expected in (([], set()), ([str(path)], {("FooNet", "prior parsers")})):
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        assert improves(relations(nlp, text, METHODS)) == expected

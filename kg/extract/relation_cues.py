@@ -156,6 +156,8 @@ class Cues:
     next_by: re.Pattern  # after a baseline: " by 2.1 points and ": its margin, up to the next baseline
     margin_next: re.Pattern  # right after a baseline: " by", its own margin follows
     subject_clause: re.Pattern  # opens a clause with a subject of its own: "that " in "we find that prompting ..."
+    subject_list_join: re.Pattern  # between methods listed as one subject: ", ", " and ", " & "
+    plural_name: re.Pattern  # at the end of a name: "SSMs", "diffusion models" (case as written)
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
@@ -319,6 +321,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
                            rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
         subject_clause=re.compile(rf"\b{_alt(data['subject_clause_openers'])}\s+", re.I),
         margin_next=re.compile(rf"\s+{_alt(data['next_margin_words'])}\b", re.I),
+        # An empty list (a user's "replace") matches nothing, not everything.
+        subject_list_join=re.compile(rf"\s*{_alt([_join(j) for j in data['subject_list_joins']] or ['(?!)'])}", re.I),
+        plural_name=re.compile(rf"{_alt(data['plural_name_endings'] or ['(?!)'])}$"),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),
