@@ -664,3 +664,29 @@ def test_each_absolute_word_may_stand_between_a_margin_and_its_points(nlp, piece
     assert _values(nlp, f"FooNet outperforms BarNet by 2.1 {example(piece)} points on Alpha-QA.") \
         == {("BarNet", "2.1", "points")}
     assert _values(nlp, "FooNet outperforms BarNet by 2.1 zzz points on Alpha-QA.") == {("BarNet", "2.1", None)}
+
+
+# -- dataset_before_links also join a list of scores each with its dataset --------------------
+_LISTED = {"FooNet": "Method", "accuracy": "Metric", "QuxSet": "Dataset", "BarSet": "Dataset"}
+
+
+@pytest.mark.parametrize("word", PIECES["dataset_before_links"])
+def test_each_dataset_before_link_lists_a_second_score_in_the_first_ones_metric(nlp, word):
+    doc = annotate(nlp, f"FooNet reaches 85.3% accuracy {word} QuxSet and 62.1% {word} BarSet.", _LISTED, ("FooNet",))
+    assert ("FooNet", "accuracy", "62.1", "BarSet") in scores(doc)
+
+
+def test_a_dataset_before_link_added_by_a_rules_file_lists_scores(tmp_path):
+    import spacy
+
+    from kg.nlp.tokenizer import install
+
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"results": {"extend": {"dataset_before_links": ["within"]}}}), encoding="utf-8")
+    text = "FooNet reaches 85.3% accuracy within QuxSet and 62.1% within BarSet."
+    for rules_files, listed in (([], False), ([str(path)], True)):
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        assert (("FooNet", "accuracy", "62.1", "BarSet") in scores(annotate(nlp, text, _LISTED, ("FooNet",)))) == listed

@@ -57,6 +57,7 @@ class ResultRules:
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
     possessive_score: re.Pattern  # fullmatch between a baseline and its own number: "'s gain of only "
     dataset_before: re.Pattern  # ends where a dataset begins: "on ", "in the "
+    next_in_list: re.Pattern  # fullmatch between two scores each with its dataset: "% on A and "
     metric_then_value: re.Pattern  # fullmatch between a metric and its number: " score of about "
     value_then_metric: re.Pattern  # fullmatch between a number and its metric: " points higher in "
     unit_metrics: dict  # unit -> pattern a metric's name must hold to be stated in it
@@ -108,6 +109,9 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
             rf"(?:{_alt(data['other_score_qualifiers'])}\s+)?", re.I),
         dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
+        # "85.3% on A and 62.1% on B": the words before each number's dataset are dataset_before's.
+        next_in_list=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['dataset_before_links'])}\s+(?:the\s+)?"
+                                r"[^,;:()]{1,40}?(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I),
         # "WER of 22.3%", "an FID score of 1.48", "NDCG@10 (nDCG) of 0.72".
         metric_then_value=re.compile(
             rf"\s*(?:\(\w+\)\s*)?{_alt(data['metric_value_nouns'])}?\s*{_alt(data['metric_value_links'])}?"
@@ -237,11 +241,7 @@ def previous_in_list(s: Sentence, q: Quantity) -> Quantity | None:
     k = qs.index(q) if q in qs else 0
     if k == 0 or qs[k - 1].unit != q.unit:
         return None
-    return qs[k - 1] if _NEXT_IN_LIST.fullmatch(s.text[qs[k - 1].end:q.start]) else None
-
-
-_NEXT_IN_LIST = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,3}?(?:on|in|for)\s+(?:the\s+)?[^,;:()]{1,40}?"
-                           r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I)
+    return qs[k - 1] if rules_of(s).next_in_list.fullmatch(s.text[qs[k - 1].end:q.start]) else None
 
 
 def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quantity]) -> str | None:
