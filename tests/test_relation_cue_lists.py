@@ -161,9 +161,6 @@ REGEX_LISTS: dict[str, Case] = {
     "next_baseline_joins": (lambda x: f"FooNet outperforms BarNet by 2.1 points{' ' if x[:1].isalnum() else ''}{x} "
                                       f"BazNet by 0.8 points on CIFAR-10.",
                             lambda rels, x: ("FooNet", "BazNet") in improves(rels)),
-    # Nothing is proposed by name: the methods listed with the subject are evaluated where it is.
-    "subject_list_joins": (lambda x: f"We compare FooNet{' ' if x[:1].isalnum() else ''}{x} BarNet on CIFAR-10.",
-                           lambda rels, x: {("FooNet", "CIFAR-10"), ("BarNet", "CIFAR-10")} <= evaluations(rels)),
 }
 
 WORD_LISTS: dict[str, Case] = {
@@ -341,6 +338,35 @@ def test_a_rules_file_adds_a_plural_name_ending(nlp, tmp_path) -> None:
     added.add_pipe("sentencizer")
     added.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, "plural_name_endings", ["Nets"]))]})
     assert improves(relations(added, text, PLURALS)) == set()
+
+
+def _with_separator(tmp_path, sep: str) -> spacy.Language:
+    path = tmp_path / f"sep-{len(list(tmp_path.iterdir()))}.json"
+    path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": [sep]}}}), encoding="utf-8")
+    nlp = spacy.blank("en")
+    install(nlp)
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations", config={"rules": [str(path)]})
+    return nlp
+
+
+SEPARATORS = rules.load("entity_patterns")["list_separators"]
+
+
+# Each separator as written ("FooNet, BarNet", "FooNet and BarNet", "FooNet / BarNet"), a word also after a comma.
+@pytest.mark.parametrize("join", [sep if sep == "," else f" {sep}" for sep in SEPARATORS]
+                         + [f", {sep}" for sep in SEPARATORS if sep[:1].isalnum()])
+def test_each_list_separator_lists_methods_with_the_subject(nlp, join) -> None:
+    """Nothing is proposed by name: the methods listed with the subject are evaluated where it is."""
+    text = f"We compare FooNet{join} BarNet on CIFAR-10."
+    assert {("FooNet", "CIFAR-10"), ("BarNet", "CIFAR-10")} <= evaluations(relations(nlp, text, METHODS))
+
+
+def test_a_list_separator_added_by_a_rules_file_lists_methods_with_the_subject(nlp, tmp_path) -> None:
+    text = "We compare FooNet plus BarNet on CIFAR-10."
+    assert ("FooNet", "CIFAR-10") not in evaluations(relations(nlp, text, METHODS))
+    added = _with_separator(tmp_path, "plus")
+    assert {("FooNet", "CIFAR-10"), ("BarNet", "CIFAR-10")} <= evaluations(relations(added, text, METHODS))
 
 
 def test_a_list_separator_after_an_improve_verbs_object_ends_it(tmp_path) -> None:

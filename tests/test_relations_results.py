@@ -690,3 +690,27 @@ def test_a_dataset_before_link_added_by_a_rules_file_lists_scores(tmp_path):
         nlp.add_pipe("sentencizer")
         nlp.add_pipe("kg_relations", config={"rules": rules_files})
         assert (("FooNet", "accuracy", "62.1", "BarSet") in scores(annotate(nlp, text, _LISTED, ("FooNet",)))) == listed
+
+
+# -- entity_patterns' list_separators join the datasets paired in order with a list of scores ----
+@pytest.mark.parametrize("join", [", ", " and ", " & ", " / ", " and the "])
+def test_a_list_of_datasets_pairs_in_order_with_a_list_of_scores(nlp, join):
+    doc = annotate(nlp, f"FooNet reaches 85.1% and 78.3% accuracy on QuxSet{join}BarSet.", _LISTED, ("FooNet",))
+    assert {("FooNet", "accuracy", "85.1", "QuxSet"), ("FooNet", "accuracy", "78.3", "BarSet")} <= scores(doc)
+
+
+def test_a_list_separator_added_by_a_rules_file_pairs_datasets_with_scores(tmp_path):
+    import spacy
+
+    from kg.nlp.tokenizer import install
+
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": ["plus"]}}}), encoding="utf-8")
+    text = "FooNet reaches 85.1% and 78.3% accuracy on QuxSet plus BarSet."
+    for rules_files, paired in (([], False), ([str(path)], True)):
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        found = scores(annotate(nlp, text, _LISTED, ("FooNet",)))
+        assert (("FooNet", "accuracy", "78.3", "BarSet") in found) == paired, found

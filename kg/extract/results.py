@@ -26,6 +26,7 @@ from typing import Iterable, Sequence
 
 from kg import rules
 from kg.extract.numbers import Quantity, runs
+from kg.extract.relation_cues import list_join
 from kg.extract.relation_sentence import Mention, Sentence
 
 
@@ -58,6 +59,7 @@ class ResultRules:
     possessive_score: re.Pattern  # fullmatch between a baseline and its own number: "'s gain of only "
     dataset_before: re.Pattern  # ends where a dataset begins: "on ", "in the "
     next_in_list: re.Pattern  # fullmatch between two scores each with its dataset: "% on A and "
+    name_list_join: re.Pattern  # fullmatch between two names of a list: ", ", " and the " (entity_patterns' separators)
     metric_then_value: re.Pattern  # fullmatch between a metric and its number: " score of about "
     value_then_metric: re.Pattern  # fullmatch between a number and its metric: " points higher in "
     unit_metrics: dict  # unit -> pattern a metric's name must hold to be stated in it
@@ -110,6 +112,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
         # "85.3% on A and 62.1% on B": the words before each number's dataset are dataset_before's.
+        name_list_join=re.compile(rf"{list_join(rules.load('entity_patterns', extra)['list_separators'])}(?:the\s+)?", re.I),
         next_in_list=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['dataset_before_links'])}\s+(?:the\s+)?"
                                 r"[^,;:()]{1,40}?(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I),
         # "WER of 22.3%", "an FID score of 1.48", "NDCG@10 (nDCG) of 0.72".
@@ -198,7 +201,6 @@ def _previous_end(s: Sentence, q: Quantity) -> int:
 
 
 # -- lists paired in order ----------------------------------------------------------
-_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
 
 
 def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
@@ -210,7 +212,7 @@ def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
             # "Inception Score (IS)": one name written twice; the list goes on after the bracket.
             close = s.text.find(")", m.end)
             out[-1][-1] = out[-1][-1]._replace(end=close + 1 if close >= 0 else m.end)
-        elif out and _JOIN.fullmatch(s.text[out[-1][-1].end:m.start]):
+        elif out and rules_of(s).name_list_join.fullmatch(s.text[out[-1][-1].end:m.start]):
             out[-1].append(m)
         else:
             out.append([m])
