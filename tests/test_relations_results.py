@@ -714,3 +714,26 @@ def test_a_list_separator_added_by_a_rules_file_pairs_datasets_with_scores(tmp_p
         nlp.add_pipe("kg_relations", config={"rules": rules_files})
         found = scores(annotate(nlp, text, _LISTED, ("FooNet",)))
         assert (("FooNet", "accuracy", "78.3", "BarSet") in found) == paired, found
+
+
+# -- plain_scores: a sentence that names no metric is read for them, whatever their words ----------
+def test_a_plain_score_added_by_a_rules_file_is_read_in_a_sentence_with_no_metric(tmp_path):
+    """Only sentences with a metric or a plain score are read for scores; the
+    plain scores are the rules' (once a literal "score" decided)."""
+    import spacy
+
+    from kg.nlp.tokenizer import install
+
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"results": {"extend": {"plain_scores": ["(?:an?|the)\\s+rating\\s+of"]}}}),
+                    encoding="utf-8")
+    ents = {"FooNet": "Method", "QuxSet": "Dataset"}
+    for text, rules_files, expected in (
+            ("FooNet reaches a score of 69.3 on QuxSet.", [], {("FooNet", "score", "69.3", "QuxSet")}),
+            ("FooNet reaches a rating of 69.3 on QuxSet.", [], set()),
+            ("FooNet reaches a rating of 69.3 on QuxSet.", [str(path)], {("FooNet", "score", "69.3", "QuxSet")})):
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        assert scores(annotate(nlp, text, ents, ("FooNet",))) == expected, text

@@ -773,8 +773,8 @@ def _only_dataset(s: Sentence) -> str | None:
 
 # -- achieves --------------------------------------------------------------------
 def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
-    if not s.of("Metric") and "score" not in s.lower:
-        return  # a score is in a metric (_metric_near) or "a score of": without one, no number need be read
+    if not s.of("Metric") and not rules_of(s).plain_score_cue.search(s.text):
+        return  # a score is in a metric (_metric_near) or "a score of" (plain_score): without one, no number need be read
     c = s.cues
     nexts = _next_starts(s)
     for q in s.quantities:

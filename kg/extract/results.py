@@ -45,6 +45,7 @@ class ResultRules:
     averaged: re.Pattern  # matched right after a number's metric words
     training: re.Pattern
     plain_score: re.Pattern  # ends where the number begins
+    plain_score_cue: re.Pattern  # plain_score's words anywhere: a sentence with no metric may hold a score
     testing: re.Pattern
     result_opener: re.Pattern
     qualifier: re.Pattern  # the whole of a baseline_score match that only qualifies the number: "than "
@@ -86,6 +87,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
         yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
         plain_score=re.compile(rf"\b{_alt(data['plain_scores'])}\s+{approximate}~?$", re.I),
+        plain_score_cue=re.compile(rf"\b{_alt(data['plain_scores'])}\s", re.I),
         training=re.compile(rf"\b{_alt(data['training_words'])}", re.I),
         testing=re.compile(rf"\b{_alt(data['test_words'])}", re.I),
         averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['averaged_over'])}\b", re.I),
