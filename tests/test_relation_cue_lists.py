@@ -182,6 +182,9 @@ WORD_LISTS: dict[str, Case] = {
     "not_baseline_plurals": (lambda x: f"FooNet outperforms existing {x} on CIFAR-10.", lambda rels, x: not improves(rels)),
     "own_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
     "own_first_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
+    # A phrase that joins baselines as a list separator does.
+    "baseline_join_phrases": (lambda x: f"FooNet outperforms prior methods {x} BazNet on CIFAR-10.",
+                              lambda rels, x: {("FooNet", "prior methods"), ("FooNet", "BazNet")} <= improves(rels)),
     "clause_breaks": (lambda x: f"FooNet is small {x} outperforms prior methods on CIFAR-10.",
                       lambda rels, x: not improves(rels)),
 }
