@@ -385,3 +385,13 @@ def test_a_list_separator_after_an_improve_verbs_object_ends_it(tmp_path) -> Non
         nlp.add_pipe("sentencizer")
         nlp.add_pipe("kg_relations", config={"rules": rules_files})
         assert improves(relations(nlp, text, METHODS)) == expected
+
+
+def test_an_adjective_before_a_coordinating_list_separator_shares_the_noun_after(nlp, tmp_path) -> None:
+    """ "diffusion-based and flow-based generators" is one baseline; the
+    coordinating words are the words among list_separators."""
+    assert improves(relations(nlp, "FooNet outperforms diffusion-based or flow-based generators on CIFAR-10.",
+                              METHODS)) == {("FooNet", "diffusion-based or flow-based generators")}
+    text = "FooNet outperforms diffusion-based plus flow-based generators on CIFAR-10."
+    assert improves(relations(_with_separator(tmp_path, "plus"), text, METHODS)) == \
+        {("FooNet", "diffusion-based plus flow-based generators")}

@@ -182,7 +182,7 @@ def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int
             generic = [b for b in out if not b.named]
             if generic and k > 0:
                 out = [b for b in out if b.named]
-        if pending is not None and seps[k] in ("and", "or"):
+        if pending is not None and seps[k] in s.cues.coordinators:
             piece = pending + [seps[k]] + piece
         b = _piece(s, piece, subject)
         if b is None:

@@ -176,6 +176,7 @@ class Cues:
     not_baseline_after: re.Pattern  # "on", "in" right before a name written as one: where, not what
     join_phrases: dict[str, tuple[tuple[str, ...], ...]]  # "as well as": joins baselines as list_separators do
     list_separators: frozenset[str]  # entity_patterns': ",", "and", "/" between the items of a list
+    coordinators: frozenset[str]  # the words of list_separators: "and", "or"
     not_names: frozenset[str]  # the lexicon's words that are never names ("GPU")
     adjective_suffixes: frozenset[str]  # the lexicon's "-based", "-pretrained": an adjective, not a name
 
@@ -352,6 +353,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         example_in=re.compile(rf",?\s*\(?\b{_alt(data['example_markers'])}\s*", re.I),
         not_baseline_after=re.compile(rf"\b{_alt(data['not_baseline_after'])}\s+$", re.I),
         list_separators=frozenset(separators),
+        coordinators=frozenset(w for w in separators if w[:1].isalnum()),
         join_phrases=_by_first_word(data["baseline_join_phrases"]),
         not_names=frozenset(lexicon["not_names"]),
         adjective_suffixes=frozenset(w.lower() for w in lexicon["adjective_suffixes"]),
