@@ -435,6 +435,8 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("other_score_qualifiers", "merely", " merely 3.1 for ", "other_score"),
     ("comparison_dataset_links", "over", " over the ", "dataset_after"),
     ("dataset_before_links", "within", "within the ", "dataset_before"),
+    # after a baseline score's cue, a link lets a fifth word stand before the number
+    ("possessive_score_links", "reaching", "the previous best FID on test split reaching ", "baseline_score"),
 ])
 def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, entry, text, rule):
     path = tmp_path / "rules.json"
@@ -737,3 +739,25 @@ def test_a_plain_score_added_by_a_rules_file_is_read_in_a_sentence_with_no_metri
         nlp.add_pipe("sentencizer")
         nlp.add_pipe("kg_relations", config={"rules": rules_files})
         assert scores(annotate(nlp, text, ents, ("FooNet",))) == expected, text
+
+
+
+# -- baseline_score_breaks: after one of these, the number is a change, not another method's score ----
+def test_a_number_after_a_baseline_score_break_is_the_subjects(nlp, tmp_path):
+    import spacy
+
+    from kg.nlp.tokenizer import install
+
+    assert scores(annotate(nlp, INTRO + "FooGAN lowers the previous best FID to 7.9 on ImageNet.", ENTS,
+                           ("FooGAN",))) == {("FooGAN", "FID", "7.9", "ImageNet")}
+    # "towards" as a link of a metric to its number ("FID towards 7.9"), then also as a break.
+    text = INTRO + "FooGAN lowers the previous best FID towards 7.9 on ImageNet."
+    for k, (breaks, expected) in enumerate((([], set()), (["towards"], {("FooGAN", "FID", "7.9", "ImageNet")}))):
+        path = tmp_path / f"rules-{k}.json"
+        change = {"metric_value_links": ["towards"], "baseline_score_breaks": breaks}
+        path.write_text(json.dumps({"results": {"extend": change}}), encoding="utf-8")
+        added = spacy.blank("en")
+        install(added)
+        added.add_pipe("sentencizer")
+        added.add_pipe("kg_relations", config={"rules": [str(path)]})
+        assert scores(annotate(added, text, ENTS, ("FooGAN",))) == expected, breaks

@@ -81,8 +81,9 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
     return ResultRules(
         # The cue, then at most a few words (a metric's name, "of", "at") and no other number.
         baseline_score=re.compile(
-            rf"\b{_alt(data['baseline_score_before'])}(?:\s+|\s*[:=(]\s*)(?:(?!(?:to|by|into)\s)[^\s\d.,;:()]+\s+){{0,4}}?(?:of\s+|at\s+|is\s+|was\s+|=\s*|:\s*|\(\s*)?"
-            rf"{approximate}~?$", re.I),
+            rf"\b{_alt(data['baseline_score_before'])}(?:\s+|\s*[:=(]\s*)"
+            rf"(?:(?!{_alt(data['baseline_score_breaks'])}\s)[^\s\d.,;:()]+\s+){{0,4}}?"
+            rf"(?:{_alt(data['possessive_score_links'])}\s+|=\s*|:\s*|\(\s*)?{approximate}~?$", re.I),
         efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
         respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
         yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
