@@ -333,8 +333,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
                            rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
         subject_clause=re.compile(rf"\b{_alt(data['subject_clause_openers'])}\s+", re.I),
         margin_next=re.compile(rf"\s+{_alt(data['next_margin_words'])}\b", re.I),
-        # An empty list (a user's "replace") matches nothing, not everything.
         subject_list_join=re.compile(list_join(separators), re.I),
+        # An empty list (a user's "replace") matches nothing, not everything.
         plural_name=re.compile(rf"{_alt(data['plural_name_endings'] or ['(?!)'])}$"),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),

@@ -114,8 +114,8 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
             rf"(?:{_alt(data['other_score_qualifiers'])}\s+)?", re.I),
         dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
-        # "85.3% on A and 62.1% on B": the words before each number's dataset are dataset_before's.
         name_list_join=re.compile(rf"{list_join(rules.load('entity_patterns', extra)['list_separators'])}(?:the\s+)?", re.I),
+        # "85.3% on A and 62.1% on B": the words before each number's dataset are dataset_before's.
         next_in_list=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['dataset_before_links'])}\s+(?:the\s+)?"
                                 r"[^,;:()]{1,40}?(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I),
         # "WER of 22.3%", "an FID score of 1.48", "NDCG@10 (nDCG) of 0.72".
@@ -204,8 +204,6 @@ def _previous_end(s: Sentence, q: Quantity) -> int:
 
 
 # -- lists paired in order ----------------------------------------------------------
-
-
 def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
     """Runs of two or more mentions of `label` joined by commas, "and", "&",
     "/": "GSM8K and HumanEval", "IS, FID and KID"."""
