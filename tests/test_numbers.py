@@ -236,3 +236,36 @@ def test_an_entry_added_by_a_rules_file_reaches_the_number_reader(tmp_path, key,
     path.write_text(json.dumps({"units": {"extend": {key: [entry]}}}), encoding="utf-8")
     assert not check(quantities(text), ())
     assert check(quantities(text, [path]), [path])
+
+
+# -- count_nouns: "on 12 collections from X" counts, it is no result --------------------------
+_COUNT_ENTS = {"FooNet": "Method", "accuracy": "Metric", "QuxSet": "Dataset", "BarSet": "Dataset"}
+_COUNT_TEXT = "FooNet reaches 85.1% accuracy on 12 {} from QuxSet, and 80.2% on BarSet."
+
+
+def _first_score_dataset(rules_files: list[str], noun: str) -> str | None:
+    import spacy
+
+    import kg.extract.relations  # noqa: F401  registers kg_relations
+    from kg.nlp.tokenizer import install
+    from tests.test_relations import annotate
+
+    nlp = spacy.blank("en")
+    install(nlp)
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations", config={"rules": rules_files})
+    rels = annotate(nlp, _COUNT_TEXT.format(noun), _COUNT_ENTS, ())._.kg_relations
+    return next(r.get("dataset") for r in rels if r["p"] == "achieves" and r["value"] == "85.1")
+
+
+def test_a_count_before_a_dataset_leaves_it_to_the_score_before():
+    """The count ("12 collections") does not close the score's window: the dataset after it is the score's."""
+    assert _first_score_dataset([], "collections") == "QuxSet"
+
+
+def test_a_rules_file_adds_a_count_noun(tmp_path):
+    """An irregular plural counts once a rules file names it."""
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"units": {"extend": {"count_nouns": ["corpora"]}}}), encoding="utf-8")
+    assert _first_score_dataset([], "corpora") is None
+    assert _first_score_dataset([str(path)], "corpora") == "QuxSet"

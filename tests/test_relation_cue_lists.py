@@ -59,6 +59,10 @@ def improves(rels: list[dict]) -> set[tuple[str, str]]:
     return {(r["s"], r["o"]) for r in rels if r["p"] == "improvesOver"}
 
 
+def evaluations(rels: list[dict]) -> set[tuple[str, str]]:
+    return {(r["s"], r["o"]) for r in rels if r["p"] == "evaluatedOn"}
+
+
 def values(rels: list[dict]) -> set[tuple[str, str, str | None]]:
     return {(r["s"], r["o"], r.get("value")) for r in rels if r["p"] == "improvesOver"}
 
@@ -178,6 +182,9 @@ WORD_LISTS: dict[str, Case] = {
     "not_baseline_plurals": (lambda x: f"FooNet outperforms existing {x} on CIFAR-10.", lambda rels, x: not improves(rels)),
     "own_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
     "own_first_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
+    # A phrase that joins baselines as a list separator does.
+    "baseline_join_phrases": (lambda x: f"FooNet outperforms prior methods {x} BazNet on CIFAR-10.",
+                              lambda rels, x: {("FooNet", "prior methods"), ("FooNet", "BazNet")} <= improves(rels)),
     "clause_breaks": (lambda x: f"FooNet is small {x} outperforms prior methods on CIFAR-10.",
                       lambda rels, x: not improves(rels)),
 }
@@ -188,7 +195,7 @@ def new_word(key: str) -> str:
 
 
 def test_every_list_has_a_sentence() -> None:
-    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS) | {"not_baseline_after"}
+    assert set(DATA) == set(REGEX_LISTS) | set(WORD_LISTS) | {"not_baseline_after", "plural_name_endings"}
 
 
 def test_the_sentences_need_their_entry() -> None:
@@ -307,3 +314,84 @@ def test_a_name_after_another_word_is_a_baseline_unless_a_rules_file_adds_the_wo
 def test_each_list_separator_of_the_lexicon_splits_a_list_of_baselines(nlp, sep) -> None:
     text = f"FooNet outperforms prior methods{sep if sep == ',' else ' ' + sep} BarNet on CIFAR-10."
     assert improves(relations(nlp, text, METHODS)) == {("FooNet", "prior methods"), ("FooNet", "BarNet")}
+
+
+# -- plural_name_endings: a name in the plural after an improve verb is a kind, not a baseline ----
+PLURALS = METHODS | {"SSMs": "Method", "diffusion models": "Method", "BarNets": "Method"}
+
+
+@pytest.mark.parametrize("name", ["SSMs", "diffusion models"])
+def test_a_plural_name_after_an_improve_verb_is_no_baseline(nlp, tmp_path, name) -> None:
+    text = f"FooNet enhances {name} on CIFAR-10."
+    assert improves(relations(nlp, text, PLURALS)) == set()
+    none = tmp_path / "none.json"
+    none.write_text(json.dumps({"relation_cues": {"replace": {"plural_name_endings": []}}}), encoding="utf-8")
+    nlp = spacy.blank("en")
+    install(nlp)
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations", config={"rules": [str(none)]})
+    assert improves(relations(nlp, text, PLURALS)) == {("FooNet", name)}
+
+
+def test_a_rules_file_adds_a_plural_name_ending(nlp, tmp_path) -> None:
+    text = "FooNet enhances BarNets on CIFAR-10."
+    assert improves(relations(nlp, text, PLURALS)) == {("FooNet", "BarNets")}
+    added = spacy.blank("en")
+    install(added)
+    added.add_pipe("sentencizer")
+    added.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, "plural_name_endings", ["Nets"]))]})
+    assert improves(relations(added, text, PLURALS)) == set()
+
+
+def _with_separator(tmp_path, sep: str) -> spacy.Language:
+    path = tmp_path / f"sep-{len(list(tmp_path.iterdir()))}.json"
+    path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": [sep]}}}), encoding="utf-8")
+    nlp = spacy.blank("en")
+    install(nlp)
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_relations", config={"rules": [str(path)]})
+    return nlp
+
+
+SEPARATORS = rules.load("entity_patterns")["list_separators"]
+
+
+# Each separator as written ("FooNet, BarNet", "FooNet and BarNet", "FooNet / BarNet"), a word also after a comma.
+@pytest.mark.parametrize("join", [sep if sep == "," else f" {sep}" for sep in SEPARATORS]
+                         + [f", {sep}" for sep in SEPARATORS if sep[:1].isalnum()])
+def test_each_list_separator_lists_methods_with_the_subject(nlp, join) -> None:
+    """Nothing is proposed by name: the methods listed with the subject are evaluated where it is."""
+    text = f"We compare FooNet{join} BarNet on CIFAR-10."
+    assert {("FooNet", "CIFAR-10"), ("BarNet", "CIFAR-10")} <= evaluations(relations(nlp, text, METHODS))
+
+
+def test_a_list_separator_added_by_a_rules_file_lists_methods_with_the_subject(nlp, tmp_path) -> None:
+    text = "We compare FooNet plus BarNet on CIFAR-10."
+    assert ("FooNet", "CIFAR-10") not in evaluations(relations(nlp, text, METHODS))
+    added = _with_separator(tmp_path, "plus")
+    assert {("FooNet", "CIFAR-10"), ("BarNet", "CIFAR-10")} <= evaluations(relations(added, text, METHODS))
+
+
+def test_a_list_separator_after_an_improve_verbs_object_ends_it(tmp_path) -> None:
+    """ "enhances prior parsers and ...": the object is the baseline; the
+    separators are entity_patterns' list_separators, so one a user adds
+    ends the object too."""
+    text = "FooNet enhances prior parsers plus runs fast on CIFAR-10."
+    path = tmp_path / "plus.json"
+    path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": ["plus"]}}}), encoding="utf-8")
+    for rules_files, expected in (([], set()), ([str(path)], {("FooNet", "prior parsers")})):
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        assert improves(relations(nlp, text, METHODS)) == expected
+
+
+def test_an_adjective_before_a_coordinating_list_separator_shares_the_noun_after(nlp, tmp_path) -> None:
+    """ "diffusion-based and flow-based generators" is one baseline; the
+    coordinating words are the words among list_separators."""
+    assert improves(relations(nlp, "FooNet outperforms diffusion-based or flow-based generators on CIFAR-10.",
+                              METHODS)) == {("FooNet", "diffusion-based or flow-based generators")}
+    text = "FooNet outperforms diffusion-based plus flow-based generators on CIFAR-10."
+    assert improves(relations(_with_separator(tmp_path, "plus"), text, METHODS)) == \
+        {("FooNet", "diffusion-based plus flow-based generators")}

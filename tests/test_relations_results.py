@@ -435,6 +435,8 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("other_score_qualifiers", "merely", " merely 3.1 for ", "other_score"),
     ("comparison_dataset_links", "over", " over the ", "dataset_after"),
     ("dataset_before_links", "within", "within the ", "dataset_before"),
+    # after a baseline score's cue, a link lets a fifth word stand before the number
+    ("possessive_score_links", "reaching", "the previous best FID on test split reaching ", "baseline_score"),
 ])
 def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, entry, text, rule):
     path = tmp_path / "rules.json"
@@ -664,3 +666,98 @@ def test_each_absolute_word_may_stand_between_a_margin_and_its_points(nlp, piece
     assert _values(nlp, f"FooNet outperforms BarNet by 2.1 {example(piece)} points on Alpha-QA.") \
         == {("BarNet", "2.1", "points")}
     assert _values(nlp, "FooNet outperforms BarNet by 2.1 zzz points on Alpha-QA.") == {("BarNet", "2.1", None)}
+
+
+# -- dataset_before_links also join a list of scores each with its dataset --------------------
+_LISTED = {"FooNet": "Method", "accuracy": "Metric", "QuxSet": "Dataset", "BarSet": "Dataset"}
+
+
+@pytest.mark.parametrize("word", PIECES["dataset_before_links"])
+def test_each_dataset_before_link_lists_a_second_score_in_the_first_ones_metric(nlp, word):
+    doc = annotate(nlp, f"FooNet reaches 85.3% accuracy {word} QuxSet and 62.1% {word} BarSet.", _LISTED, ("FooNet",))
+    assert ("FooNet", "accuracy", "62.1", "BarSet") in scores(doc)
+
+
+def test_a_dataset_before_link_added_by_a_rules_file_lists_scores(tmp_path):
+    import spacy
+
+    from kg.nlp.tokenizer import install
+
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"results": {"extend": {"dataset_before_links": ["within"]}}}), encoding="utf-8")
+    text = "FooNet reaches 85.3% accuracy within QuxSet and 62.1% within BarSet."
+    for rules_files, listed in (([], False), ([str(path)], True)):
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        assert (("FooNet", "accuracy", "62.1", "BarSet") in scores(annotate(nlp, text, _LISTED, ("FooNet",)))) == listed
+
+
+# -- entity_patterns' list_separators join the datasets paired in order with a list of scores ----
+@pytest.mark.parametrize("join", [", ", " and ", " & ", " / ", " and the "])
+def test_a_list_of_datasets_pairs_in_order_with_a_list_of_scores(nlp, join):
+    doc = annotate(nlp, f"FooNet reaches 85.1% and 78.3% accuracy on QuxSet{join}BarSet.", _LISTED, ("FooNet",))
+    assert {("FooNet", "accuracy", "85.1", "QuxSet"), ("FooNet", "accuracy", "78.3", "BarSet")} <= scores(doc)
+
+
+def test_a_list_separator_added_by_a_rules_file_pairs_datasets_with_scores(tmp_path):
+    import spacy
+
+    from kg.nlp.tokenizer import install
+
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": ["plus"]}}}), encoding="utf-8")
+    text = "FooNet reaches 85.1% and 78.3% accuracy on QuxSet plus BarSet."
+    for rules_files, paired in (([], False), ([str(path)], True)):
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        found = scores(annotate(nlp, text, _LISTED, ("FooNet",)))
+        assert (("FooNet", "accuracy", "78.3", "BarSet") in found) == paired, found
+
+
+# -- plain_scores: a sentence that names no metric is read for them, whatever their words ----------
+def test_a_plain_score_added_by_a_rules_file_is_read_in_a_sentence_with_no_metric(tmp_path):
+    """Only sentences with a metric or a plain score are read for scores; the
+    plain scores are the rules' (once a literal "score" decided)."""
+    import spacy
+
+    from kg.nlp.tokenizer import install
+
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"results": {"extend": {"plain_scores": ["(?:an?|the)\\s+rating\\s+of"]}}}),
+                    encoding="utf-8")
+    ents = {"FooNet": "Method", "QuxSet": "Dataset"}
+    for text, rules_files, expected in (
+            ("FooNet reaches a score of 69.3 on QuxSet.", [], {("FooNet", "score", "69.3", "QuxSet")}),
+            ("FooNet reaches a rating of 69.3 on QuxSet.", [], set()),
+            ("FooNet reaches a rating of 69.3 on QuxSet.", [str(path)], {("FooNet", "score", "69.3", "QuxSet")})):
+        nlp = spacy.blank("en")
+        install(nlp)
+        nlp.add_pipe("sentencizer")
+        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        assert scores(annotate(nlp, text, ents, ("FooNet",))) == expected, text
+
+
+
+# -- baseline_score_breaks: after one of these, the number is a change, not another method's score ----
+def test_a_number_after_a_baseline_score_break_is_the_subjects(nlp, tmp_path):
+    import spacy
+
+    from kg.nlp.tokenizer import install
+
+    assert scores(annotate(nlp, INTRO + "FooGAN lowers the previous best FID to 7.9 on ImageNet.", ENTS,
+                           ("FooGAN",))) == {("FooGAN", "FID", "7.9", "ImageNet")}
+    # "towards" as a link of a metric to its number ("FID towards 7.9"), then also as a break.
+    text = INTRO + "FooGAN lowers the previous best FID towards 7.9 on ImageNet."
+    for k, (breaks, expected) in enumerate((([], set()), (["towards"], {("FooGAN", "FID", "7.9", "ImageNet")}))):
+        path = tmp_path / f"rules-{k}.json"
+        change = {"metric_value_links": ["towards"], "baseline_score_breaks": breaks}
+        path.write_text(json.dumps({"results": {"extend": change}}), encoding="utf-8")
+        added = spacy.blank("en")
+        install(added)
+        added.add_pipe("sentencizer")
+        added.add_pipe("kg_relations", config={"rules": [str(path)]})
+        assert scores(annotate(added, text, ENTS, ("FooGAN",))) == expected, breaks

@@ -34,6 +34,14 @@ def _stop_here(tokens: list[Token], i: int, stops: dict[str, tuple[tuple[str, ..
     return at(stops.get(tokens[i].lower_, ())) and not at(exceptions.get(tokens[i].lower_, ()))
 
 
+def _phrase_at(tokens: list[Token], i: int, phrases: dict[str, tuple[tuple[str, ...], ...]]) -> int:
+    """The number of tokens of the phrase of `phrases` (by first word) that begins at token i, or 0."""
+    for seq in phrases.get(tokens[i].lower_, ()):
+        if all(i + k < len(tokens) and tokens[i + k].lower_ == w for k, w in enumerate(seq)):
+            return len(seq)
+    return 0
+
+
 def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
     """The compared things written from `pos` on: named methods or the text's
     own words ("the previous state of the art"), split at lists."""
@@ -103,13 +111,14 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
                     return named + examples
             i = close + 1
             continue
-        if low in c.list_separators or (low == "as" and i + 2 < len(tokens) and tokens[i + 1].lower_ == "well"):
+        joined = 1 if low in c.list_separators else _phrase_at(tokens, i, c.join_phrases)  # "and", "as well as"
+        if joined:
             if cur:
                 pieces.append(cur)
                 seps.append(sep)
             sep = (sep + " " + low).strip() if not cur else low
             cur = []
-            i += 3 if low == "as" else 1
+            i += joined
             continue
         if (c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text)) \
                 and not (not cur and low in c.baseline_modifiers):
@@ -173,7 +182,7 @@ def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int
             generic = [b for b in out if not b.named]
             if generic and k > 0:
                 out = [b for b in out if b.named]
-        if pending is not None and seps[k] in ("and", "or"):
+        if pending is not None and seps[k] in s.cues.coordinators:
             piece = pending + [seps[k]] + piece
         b = _piece(s, piece, subject)
         if b is None:

@@ -89,6 +89,8 @@ class NumberReader:
             self.ranging = re.compile(rf"\b{_alt(family['range_words'])}\s+$", re.I)
             joiners = _alt(family["coordinators"])
             self.coordinated = re.compile(rf"\s*(?:,\s*{joiners}?|{joiners}|/)\s*$", re.I)
+            # "40 datasets": a count, not a result; case as written ("40 GPUs" is left alone).
+            self.counted = re.compile(rf"\s+{_alt(family['count_nouns'])}\b")
         except re.error as err:
             raise rules.RulesError(f"units: a piece is not a regular expression ({err})") from None
         forms = sorted(self.units, key=len, reverse=True)

@@ -156,6 +156,8 @@ class Cues:
     next_by: re.Pattern  # after a baseline: " by 2.1 points and ": its margin, up to the next baseline
     margin_next: re.Pattern  # right after a baseline: " by", its own margin follows
     subject_clause: re.Pattern  # opens a clause with a subject of its own: "that " in "we find that prompting ..."
+    subject_list_join: re.Pattern  # between methods listed as one subject: ", ", " and ", " & " (list_join)
+    plural_name: re.Pattern  # at the end of a name: "SSMs", "diffusion models" (case as written)
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
@@ -172,7 +174,9 @@ class Cues:
     example_marker: re.Pattern
     example_in: re.Pattern  # an example marker anywhere: "prior methods, such as"
     not_baseline_after: re.Pattern  # "on", "in" right before a name written as one: where, not what
-    list_separators: frozenset[str]  # entity_patterns': ",", "and", "/" between the items of a list of baselines
+    join_phrases: dict[str, tuple[tuple[str, ...], ...]]  # "as well as": joins baselines as list_separators do
+    list_separators: frozenset[str]  # entity_patterns': ",", "and", "/" between the items of a list
+    coordinators: frozenset[str]  # the words of list_separators: "and", "or"
     not_names: frozenset[str]  # the lexicon's words that are never names ("GPU")
     adjective_suffixes: frozenset[str]  # the lexicon's "-based", "-pretrained": an adjective, not a name
 
@@ -225,6 +229,15 @@ def _join(words: str) -> str:
     return out
 
 
+def list_join(separators: Iterable[str]) -> str:
+    """What stands between two names of a list, as a regex, from entity_patterns'
+    `list_separators`: a separator, or a comma and a separator word (", ",
+    " and ", ", or ", " & ", " / ")."""
+    seps = list(separators)
+    joins = seps + [f", {w}" for w in seps if w[:1].isalnum()]
+    return rf"\s*{_alt([_join(j) for j in joins] or ['(?!)'])}"
+
+
 def _clause_break(breaks: list[str]) -> re.Pattern:
     """Marks as written, words whole; led by a lookahead of the characters
     the breaks begin with (derived from them), so that a scan of a sentence
@@ -264,6 +277,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
     # A word that opens a clause with a subject of its own opens a clause.
     breaks = list(dict.fromkeys(data["clause_breaks"] + data["subject_clause_openers"]))
     margin = _alt(data["margin_units"])
+    separators = rules.load("entity_patterns", extra)["list_separators"]
     return Cues(
         improve_verb=_cue(rf"\b{verbs}\b", data["improve_verbs"]),
         # "than" after a comparative, a few words apart; "more than 10%" is a qualifier, not a comparison.
@@ -319,6 +333,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
                            rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
         subject_clause=re.compile(rf"\b{_alt(data['subject_clause_openers'])}\s+", re.I),
         margin_next=re.compile(rf"\s+{_alt(data['next_margin_words'])}\b", re.I),
+        subject_list_join=re.compile(list_join(separators), re.I),
+        # An empty list (a user's "replace") matches nothing, not everything.
+        plural_name=re.compile(rf"{_alt(data['plural_name_endings'] or ['(?!)'])}$"),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),
@@ -335,7 +352,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
         example_in=re.compile(rf",?\s*\(?\b{_alt(data['example_markers'])}\s*", re.I),
         not_baseline_after=re.compile(rf"\b{_alt(data['not_baseline_after'])}\s+$", re.I),
-        list_separators=frozenset(rules.load("entity_patterns", extra)["list_separators"]),
+        list_separators=frozenset(separators),
+        coordinators=frozenset(w for w in separators if w[:1].isalnum()),
+        join_phrases=_by_first_word(data["baseline_join_phrases"]),
         not_names=frozenset(lexicon["not_names"]),
         adjective_suffixes=frozenset(w.lower() for w in lexicon["adjective_suffixes"]),
     )

@@ -411,11 +411,12 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
         return False
     if not b.named and b.name.split()[0].lower() not in c.baseline_modifiers and not c.baseline_phrase.search(b.name):
         return False  # "improves the results": no earlier work named
-    if b.named and re.search(r"(?:\b[a-z-]+|\b[A-Z]+)s$", s.text[b.start:b.end]):
+    if b.named and c.plural_name.search(s.text[b.start:b.end]):
         return False  # "accelerates diffusion models", "enhances SSMs": a kind the method is applied to
     after = s.text[b.end:].lstrip()
     word = re.match(r"[\w-]*", after).group().lower()
-    return not after or not after[0].isalnum() or word in c.stops or word in ("and", "or")
+    # "enhances prior parsers and ...": a list separator ends the object as it ends a baseline phrase.
+    return not after or not after[0].isalnum() or word in c.stops or word in c.list_separators
 
 
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
@@ -734,12 +735,10 @@ def _next_starts(s: Sentence) -> dict[int, int]:
     return out
 
 
-_COUNTED = re.compile(r"\s+[a-z][\w-]*s\b")  # "40 datasets", "3 tasks": a plural noun right after a whole number
-
-
 def _counts(s: Sentence, q: Quantity) -> bool:
-    """A whole number with no unit right before a plural noun: how many, not a result."""
-    return q.unit is None and q.value.isdigit() and bool(_COUNTED.match(s.text, q.end))
+    """A whole number with no unit right before a plural noun ("40 datasets";
+    units `count_nouns`): how many, not a result."""
+    return q.unit is None and q.value.isdigit() and bool((s.numbers or number_reader()).counted.match(s.text, q.end))
 
 
 def _only_metric(s: Sentence) -> str | None:
@@ -774,8 +773,8 @@ def _only_dataset(s: Sentence) -> str | None:
 
 # -- achieves --------------------------------------------------------------------
 def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
-    if not s.of("Metric") and "score" not in s.lower:
-        return  # a score is in a metric (_metric_near) or "a score of": without one, no number need be read
+    if not s.of("Metric") and not rules_of(s).plain_score_cue.search(s.text):
+        return  # a score is in a metric (_metric_near) or "a score of" (plain_score): without one, no number need be read
     c = s.cues
     nexts = _next_starts(s)
     for q in s.quantities:
@@ -918,9 +917,6 @@ def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tu
     return None, 0.0
 
 
-_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*)")
-
-
 def _listed_with(s: Sentence, subject: str, pos: int) -> list[str]:
     """ "We compare A, B and C on D": the subject and the methods listed with
     it (its mention nearest `pos`), those that could be the subject
@@ -932,9 +928,10 @@ def _listed_with(s: Sentence, subject: str, pos: int) -> list[str]:
         return [subject]
     k = min(at, key=lambda k: abs(methods[k].start - pos))
     lo = hi = k
-    while lo > 0 and _LIST_JOIN.fullmatch(s.text, methods[lo - 1].end, methods[lo].start):
+    join = s.cues.subject_list_join  # ", ", " and ", " & "
+    while lo > 0 and join.fullmatch(s.text, methods[lo - 1].end, methods[lo].start):
         lo -= 1
-    while hi + 1 < len(methods) and _LIST_JOIN.fullmatch(s.text, methods[hi].end, methods[hi + 1].start):
+    while hi + 1 < len(methods) and join.fullmatch(s.text, methods[hi].end, methods[hi + 1].start):
         hi += 1
     listed = [m.name for m in methods[lo:hi + 1] if s.main is None or m.proposed or m.name == subject]
     return list(dict.fromkeys(listed))

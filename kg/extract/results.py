@@ -26,6 +26,7 @@ from typing import Iterable, Sequence
 
 from kg import rules
 from kg.extract.numbers import Quantity, runs
+from kg.extract.relation_cues import list_join
 from kg.extract.relation_sentence import Mention, Sentence
 
 
@@ -44,6 +45,7 @@ class ResultRules:
     averaged: re.Pattern  # matched right after a number's metric words
     training: re.Pattern
     plain_score: re.Pattern  # ends where the number begins
+    plain_score_cue: re.Pattern  # plain_score's words anywhere: a sentence with no metric may hold a score
     testing: re.Pattern
     result_opener: re.Pattern
     qualifier: re.Pattern  # the whole of a baseline_score match that only qualifies the number: "than "
@@ -57,6 +59,8 @@ class ResultRules:
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
     possessive_score: re.Pattern  # fullmatch between a baseline and its own number: "'s gain of only "
     dataset_before: re.Pattern  # ends where a dataset begins: "on ", "in the "
+    next_in_list: re.Pattern  # fullmatch between two scores each with its dataset: "% on A and "
+    name_list_join: re.Pattern  # fullmatch between two names of a list: ", ", " and the " (entity_patterns' separators)
     metric_then_value: re.Pattern  # fullmatch between a metric and its number: " score of about "
     value_then_metric: re.Pattern  # fullmatch between a number and its metric: " points higher in "
     unit_metrics: dict  # unit -> pattern a metric's name must hold to be stated in it
@@ -77,12 +81,14 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
     return ResultRules(
         # The cue, then at most a few words (a metric's name, "of", "at") and no other number.
         baseline_score=re.compile(
-            rf"\b{_alt(data['baseline_score_before'])}(?:\s+|\s*[:=(]\s*)(?:(?!(?:to|by|into)\s)[^\s\d.,;:()]+\s+){{0,4}}?(?:of\s+|at\s+|is\s+|was\s+|=\s*|:\s*|\(\s*)?"
-            rf"{approximate}~?$", re.I),
+            rf"\b{_alt(data['baseline_score_before'])}(?:\s+|\s*[:=(]\s*)"
+            rf"(?:(?!{_alt(data['baseline_score_breaks'])}\s)[^\s\d.,;:()]+\s+){{0,4}}?"
+            rf"(?:{_alt(data['possessive_score_links'])}\s+|=\s*|:\s*|\(\s*)?{approximate}~?$", re.I),
         efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
         respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
         yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
         plain_score=re.compile(rf"\b{_alt(data['plain_scores'])}\s+{approximate}~?$", re.I),
+        plain_score_cue=re.compile(rf"\b{_alt(data['plain_scores'])}\s", re.I),
         training=re.compile(rf"\b{_alt(data['training_words'])}", re.I),
         testing=re.compile(rf"\b{_alt(data['test_words'])}", re.I),
         averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['averaged_over'])}\b", re.I),
@@ -108,6 +114,10 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
             rf"(?:{_alt(data['other_score_qualifiers'])}\s+)?", re.I),
         dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
+        name_list_join=re.compile(rf"{list_join(rules.load('entity_patterns', extra)['list_separators'])}(?:the\s+)?", re.I),
+        # "85.3% on A and 62.1% on B": the words before each number's dataset are dataset_before's.
+        next_in_list=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['dataset_before_links'])}\s+(?:the\s+)?"
+                                r"[^,;:()]{1,40}?(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I),
         # "WER of 22.3%", "an FID score of 1.48", "NDCG@10 (nDCG) of 0.72".
         metric_then_value=re.compile(
             rf"\s*(?:\(\w+\)\s*)?{_alt(data['metric_value_nouns'])}?\s*{_alt(data['metric_value_links'])}?"
@@ -194,9 +204,6 @@ def _previous_end(s: Sentence, q: Quantity) -> int:
 
 
 # -- lists paired in order ----------------------------------------------------------
-_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)(?:the\s+)?", re.I)
-
-
 def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
     """Runs of two or more mentions of `label` joined by commas, "and", "&",
     "/": "GSM8K and HumanEval", "IS, FID and KID"."""
@@ -206,7 +213,7 @@ def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
             # "Inception Score (IS)": one name written twice; the list goes on after the bracket.
             close = s.text.find(")", m.end)
             out[-1][-1] = out[-1][-1]._replace(end=close + 1 if close >= 0 else m.end)
-        elif out and _JOIN.fullmatch(s.text[out[-1][-1].end:m.start]):
+        elif out and rules_of(s).name_list_join.fullmatch(s.text[out[-1][-1].end:m.start]):
             out[-1].append(m)
         else:
             out.append([m])
@@ -237,11 +244,7 @@ def previous_in_list(s: Sentence, q: Quantity) -> Quantity | None:
     k = qs.index(q) if q in qs else 0
     if k == 0 or qs[k - 1].unit != q.unit:
         return None
-    return qs[k - 1] if _NEXT_IN_LIST.fullmatch(s.text[qs[k - 1].end:q.start]) else None
-
-
-_NEXT_IN_LIST = re.compile(r"\s*(?:[^\s\d,;:()]+\s+){0,3}?(?:on|in|for)\s+(?:the\s+)?[^,;:()]{1,40}?"
-                           r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I)
+    return qs[k - 1] if rules_of(s).next_in_list.fullmatch(s.text[qs[k - 1].end:q.start]) else None
 
 
 def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quantity]) -> str | None:
