@@ -3,6 +3,18 @@ each carrying what the side panel shows (names, papers, sentences, results).
 
 Everything is read from the store with SPARQL; the view never sees text or
 records. The same triple can sit in several papers' graphs, hence DISTINCT.
+
+Two steps, so that memory follows what the page shows, not the corpus:
+
+1. `read_summary`: every entity with its type, names and number of papers,
+   and every relation between two entities (one edge per subject, relation
+   and object), with the counting done by Oxigraph (GROUP BY). This is the
+   size of the vocabulary; `kg.view.select` picks from it what to draw.
+2. `add_evidence`: for the nodes and edges picked, their papers, sentences
+   and results, read one entity at a time and cut to what the page shows
+   (MAX_* below), with the number of each in all.
+
+`read_view_graph` does both for the whole graph.
 """
 
 from __future__ import annotations
@@ -11,6 +23,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import networkx as nx
+import pyoxigraph as ox
 
 from kg.graph.vocab import DCTERMS, ENTITY_CLASS, FABIO, MLKG, MLS, PREFIXES, PROV, RDF, SKOS
 from kg.store import KGStore
@@ -19,6 +32,10 @@ from kg.store import KGStore
 # improvesOver edges end on them.
 BASELINE = "Baseline"
 NODE_CLASS = {**ENTITY_CLASS, BASELINE: MLKG.Baseline}
+
+# How much of each node's and edge's evidence the page shows; the panel says
+# how many more there are.
+MAX_PAPERS, MAX_SENTENCES, MAX_RESULTS = 25, 8, 20
 
 _PROLOGUE = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in PREFIXES.items())
 
@@ -49,56 +66,79 @@ SELECT DISTINCT ?e ?l WHERE {{
   {{ ?e <{SKOS.altLabel}> ?l }} UNION {{ ?e <{MLKG.surfaceName}> ?l }} UNION {{ ?e <{MLKG.surfaceAlias}> ?l }}
 }}"""
 
-# A paper has one id and one title; the first row of each paper is kept
-# (grouping them in the query cost a third more).
-PAPERS_Q = _PROLOGUE + f"""
-SELECT ?p ?id ?title WHERE {{
-  ?p a <{FABIO.ResearchPaper}> .
-  OPTIONAL {{ ?p <{DCTERMS.identifier}> ?id }}
-  OPTIONAL {{ ?p <{DCTERMS.title}> ?title }}
-}}"""
+PAPER_COUNT_Q = _PROLOGUE + f"""
+SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a <{FABIO.ResearchPaper}> }}"""
 
-MENTIONS_Q = _PROLOGUE + f"""
-SELECT DISTINCT ?e ?p ?how WHERE {{
-  VALUES ?how {{ <{MLKG.mentions}> <{MLKG.proposes}> }}
-  ?p ?how ?e .
-}}"""
-
-# Relations come from their provenance statements (which paper, which
-# sentence) and, for stores without them, from the bare triples.
-FACTS_Q = _PROLOGUE + f"""
-SELECT DISTINCT ?s ?p ?o ?paper ?sent ?text WHERE {{
+# Relations come from their provenance statements.
+EDGES_Q = _PROLOGUE + f"""
+SELECT DISTINCT ?s ?p ?o WHERE {{
   ?f a <{RDF.Statement}> ; <{RDF.subject}> ?s ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o .
-  OPTIONAL {{ ?f <{MLKG.reportedIn}> ?paper }}
-  OPTIONAL {{ ?f <{PROV.wasDerivedFrom}> ?sent . ?sent <{MLKG.text}> ?text }}
 }}"""
 
-RESULTS_Q = _PROLOGUE + f"""
-SELECT ?r (SAMPLE(?m) AS ?method) (SAMPLE(?b) AS ?baseline) (SAMPLE(?d) AS ?dataset)
-       (SAMPLE(?mt) AS ?metric) (SAMPLE(?vt) AS ?valueText) (SAMPLE(?v) AS ?value) (SAMPLE(?u) AS ?unit)
-       (SAMPLE(?paper) AS ?paperOf) (SAMPLE(?sent) AS ?sentence) (SAMPLE(?text) AS ?sentenceText)
-       (SAMPLE(?k) AS ?kind) WHERE {{
-  ?r a <{MLS.ModelEvaluation}> ; <{MLKG.method}> ?m .
-  OPTIONAL {{ ?r a ?k . VALUES ?k {{ <{MLKG.Score}> <{MLKG.Improvement}> }} }}
-  OPTIONAL {{ ?r <{MLKG.baseline}> ?b }}
-  OPTIONAL {{ ?r <{MLKG.dataset}> ?d }}
-  OPTIONAL {{ ?r <{MLS.specifiedBy}> ?mt }}
-  OPTIONAL {{ ?r <{MLKG.valueText}> ?vt }}
-  OPTIONAL {{ ?r <{MLS.hasValue}> ?v }}
-  OPTIONAL {{ ?r <{MLKG.unit}> ?u }}
-  OPTIONAL {{ ?r <{MLKG.reportedIn}> ?paper }}
-  OPTIONAL {{ ?r <{PROV.wasDerivedFrom}> ?sent . ?sent <{MLKG.text}> ?text }}
-}} GROUP BY ?r"""
+# The papers of an entity: those that mention or propose it, and those that
+# report a relation of it. Counted by Oxigraph, so that only one number per
+# entity comes back. (A relation whose other end is no entity would count
+# here and not in add_evidence; the graph builder makes none.)
+NODE_PAPERS_Q = _PROLOGUE + f"""
+SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE {{
+  {{ ?p <{MLKG.mentions}> ?e }} UNION {{ ?p <{MLKG.proposes}> ?e }}
+  UNION {{ ?f <{RDF.subject}> ?e ; <{MLKG.reportedIn}> ?p ; a <{RDF.Statement}> ; <{RDF.predicate}> ?r ; <{RDF.object}> ?x }}
+  UNION {{ ?f <{RDF.object}> ?e ; <{MLKG.reportedIn}> ?p ; a <{RDF.Statement}> ; <{RDF.predicate}> ?r ; <{RDF.subject}> ?x }}
+}} GROUP BY ?e"""
+
+# The queries of one entity (ENTITY is replaced by its IRI). Every OPTIONAL
+# holds one pattern or nests the next: an OPTIONAL of two patterns is a hash
+# join in Oxigraph 0.5, which evaluates its right side over the whole store
+# first (every sentence of every paper, once per entity).
+_PAPER_OF = f"""OPTIONAL {{ ?PAPER <{DCTERMS.identifier}> ?PAPER_id }} OPTIONAL {{ ?PAPER <{DCTERMS.title}> ?PAPER_title }}"""
+
+MENTIONS_OF_Q = _PROLOGUE + f"""
+SELECT DISTINCT ?p ?proposes ?p_id ?p_title WHERE {{
+  {{ ?p <{MLKG.mentions}> ENTITY }} UNION {{ ?p <{MLKG.proposes}> ENTITY BIND(true AS ?proposes) }}
+  {_PAPER_OF.replace("PAPER", "p")}
+}}"""
+
+# A UNION followed by a join is a hash join too: each branch joins on its own.
+FACTS_OF_Q = _PROLOGUE + f"""
+SELECT DISTINCT ?s ?p ?o ?paper ?paper_id ?paper_title ?sent ?text WHERE {{
+  {{ ?f <{RDF.subject}> ENTITY ; a <{RDF.Statement}> ; <{RDF.subject}> ?s ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o }}
+  UNION {{ ?f <{RDF.object}> ENTITY ; a <{RDF.Statement}> ; <{RDF.subject}> ?s ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o }}
+  OPTIONAL {{ ?f <{MLKG.reportedIn}> ?paper {_PAPER_OF.replace("PAPER", "paper")} }}
+  OPTIONAL {{ ?f <{PROV.wasDerivedFrom}> ?sent OPTIONAL {{ ?sent <{MLKG.text}> ?text }} }}
+}}"""
+
+_ROLES = {"method": MLKG.method, "baseline": MLKG.baseline, "dataset": MLKG.dataset, "metric": MLS.specifiedBy}
+
+# One row per result and role of the entity (more if a result had two values
+# of a property); the caller keeps each result's first row. Grouping them
+# here (GROUP BY with SAMPLE) cost Oxigraph five times as much.
+RESULTS_OF_Q = _PROLOGUE + f"""
+SELECT ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?paperOf_id ?paperOf_title
+       ?sentence ?sentenceText ?kind WHERE {{
+  VALUES ?role {{ {" ".join(f"<{prop}>" for prop in _ROLES.values())} }}
+  ?r ?role ENTITY ; a <{MLS.ModelEvaluation}> ; <{MLKG.method}> ?method .
+  OPTIONAL {{ ?r a ?kind FILTER(?kind IN (<{MLKG.Score}>, <{MLKG.Improvement}>)) }}
+  OPTIONAL {{ ?r <{MLKG.baseline}> ?baseline }}
+  OPTIONAL {{ ?r <{MLKG.dataset}> ?dataset }}
+  OPTIONAL {{ ?r <{MLS.specifiedBy}> ?metric }}
+  OPTIONAL {{ ?r <{MLKG.valueText}> ?valueText }}
+  OPTIONAL {{ ?r <{MLS.hasValue}> ?value }}
+  OPTIONAL {{ ?r <{MLKG.unit}> ?unit }}
+  OPTIONAL {{ ?r <{MLKG.reportedIn}> ?paperOf {_PAPER_OF.replace("PAPER", "paperOf")} }}
+  OPTIONAL {{ ?r <{PROV.wasDerivedFrom}> ?sentence OPTIONAL {{ ?sentence <{MLKG.text}> ?sentenceText }} }}
+}}"""
 
 
 @dataclass
 class ViewGraph:
     """The drawable graph plus the tables its nodes and edges point into.
 
-    `graph` nodes are entity IRIs with attributes label, type, aliases,
-    papers, proposed_in, sentences, results; edges (keyed by relation name)
-    carry papers, sentences, results. Papers and sentences are keyed by IRI;
-    results by their position in `results`.
+    `graph` nodes are entity IRIs with attributes label, type, aliases and
+    n_papers; edges are keyed by relation name (attribute rel). After
+    `add_evidence`, nodes and edges also carry papers, sentences and results
+    (the ones the page shows, in its order) with n_papers, n_sentences and
+    n_results (how many in all), and nodes proposed_in. Papers and sentences
+    are keyed by IRI; results by their position in `results`.
     """
 
     graph: nx.MultiDiGraph
@@ -107,6 +147,10 @@ class ViewGraph:
     results: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     total_nodes: int = 0
+    paper_count: int = 0
+    # every entity of the store, drawn or not: a relation counts as evidence
+    # only between two of them
+    entities: frozenset[str] = frozenset()
 
 
 def _val(row, name: str) -> str | None:
@@ -118,16 +162,16 @@ def local_name(iri: str) -> str:
     return iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
 
 
-def _new_node(etype: str) -> dict:
-    return {"type": etype, "label": "", "aliases": set(), "papers": set(), "proposed_in": set(),
-            "sentences": set(), "results": []}
+def no_evidence() -> dict:
+    """The evidence attributes of a node or edge that has none."""
+    return {"papers": [], "n_papers": 0, "sentences": [], "n_sentences": 0, "results": [], "n_results": 0}
 
 
-def read_view_graph(store: KGStore) -> ViewGraph:
-    """Everything the view shows, read from the store."""
+def read_summary(store: KGStore) -> ViewGraph:
+    """Every entity and relation of the store, without their evidence."""
     nodes: dict[str, dict] = {}
     for row in store.query(NODES_Q):
-        nodes.setdefault(row["e"].value, _new_node(row["type"].value))
+        nodes.setdefault(row["e"].value, {"type": row["type"].value, "label": "", "aliases": set(), "n_papers": 0})
 
     pref: dict[str, Counter] = defaultdict(Counter)
     for row in store.query(PREF_LABELS_Q):
@@ -146,63 +190,154 @@ def read_view_graph(store: KGStore) -> ViewGraph:
         else:
             node["label"] = local_name(iri)
         node["aliases"].discard(node["label"])
-
-    vg = ViewGraph(graph=nx.MultiDiGraph())
-    for row in store.query(PAPERS_Q):
-        iri = row["p"].value
-        if iri not in vg.papers:
-            vg.papers[iri] = {"id": _val(row, "id") or local_name(iri), "title": _val(row, "title") or ""}
-
-    for row in store.query(MENTIONS_Q):
+    for row in store.query(NODE_PAPERS_Q):
         node = nodes.get(row["e"].value)
         if node is not None:
-            node["papers"].add(row["p"].value)
-            if row["how"].value == str(MLKG.proposes):
-                node["proposed_in"].add(row["p"].value)
+            node["n_papers"] = int(row["n"].value)
 
-    edges: dict[tuple[str, str, str], dict] = {}
-    for row in store.query(FACTS_Q):
-        s, o = row["s"].value, row["o"].value
-        if s not in nodes or o not in nodes:
-            continue
-        rel = local_name(row["p"].value)
-        edge = edges.setdefault((s, o, rel), {"papers": set(), "sentences": set(), "results": []})
-        paper, sent = _val(row, "paper"), _val(row, "sent")
-        if paper:
-            edge["papers"].add(paper)
-        if sent:
-            vg.sentences.setdefault(sent, {"text": row["text"].value, "paper": paper})
-            edge["sentences"].add(sent)
-            nodes[s]["sentences"].add(sent)
-            nodes[o]["sentences"].add(sent)
-    for (s, o, rel), edge in edges.items():
-        for end in (s, o):
-            nodes[end]["papers"].update(edge["papers"])
-
-    edges_from: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-    for key in edges:
-        edges_from[key[0]].append(key)
-    for row in store.query(RESULTS_Q):
-        res = {k: _val(row, k) for k in ("method", "baseline", "dataset", "metric", "valueText", "value",
-                                        "unit", "paperOf", "sentence", "kind")}
-        res["kind"] = local_name(res["kind"]) if res["kind"] else ""
-        index = len(vg.results)
-        vg.results.append(res)
-        if res["sentence"]:
-            vg.sentences.setdefault(res["sentence"], {"text": _val(row, "sentenceText"), "paper": res["paperOf"]})
-        for role in ("method", "baseline", "dataset", "metric"):
-            node = nodes.get(res[role] or "")
-            if node is not None:
-                node["results"].append(index)
-                if res["sentence"]:
-                    node["sentences"].add(res["sentence"])
-        for key in edges_from.get(res["method"] or "", ()):
-            if key[1] in (res["dataset"], res["baseline"]):
-                edges[key]["results"].append(index)
-
+    vg = ViewGraph(graph=nx.MultiDiGraph(), entities=frozenset(nodes))
+    vg.paper_count = int(next(iter(store.query(PAPER_COUNT_Q)))["n"].value)
     for iri, node in nodes.items():
         vg.graph.add_node(iri, **node)
-    for (s, o, rel), edge in edges.items():
-        vg.graph.add_edge(s, o, key=rel, rel=rel, **edge)
+    for row in store.query(EDGES_Q):
+        s, o = row["s"].value, row["o"].value
+        if s in nodes and o in nodes:
+            rel = local_name(row["p"].value)
+            vg.graph.add_edge(s, o, key=rel, rel=rel)
     vg.total_nodes = vg.graph.number_of_nodes()
     return vg
+
+
+def _query_of(template: str, iri: str) -> str:
+    return template.replace("ENTITY", str(ox.NamedNode(iri)))
+
+
+def _paper_info(row, var: str) -> tuple[str, dict] | None:
+    iri = _val(row, var)
+    if iri is None:
+        return None
+    return iri, {"id": _val(row, var + "_id") or local_name(iri), "title": _val(row, var + "_title") or ""}
+
+
+class _Gatherer:
+    """The evidence of one entity (and of the edges leaving it), read from the
+    store; what the page shows goes into the view's tables."""
+
+    def __init__(self, vg: ViewGraph):
+        self.vg = vg
+        self._result_index: dict[str, int] = {}
+
+    def node(self, store: KGStore, iri: str) -> None:
+        vg, graph = self.vg, self.vg.graph
+        papers: dict[str, dict] = {}          # IRI -> id and title, of every paper seen
+        node_papers: set[str] = set()
+        proposed: set[str] = set()
+        sentences: dict[str, tuple[str, str | None]] = {}   # IRI -> text, paper
+        node_sentences: set[str] = set()
+        edges: dict[tuple[str, str], dict] = {}             # (object, rel) -> papers, sentences
+        for row in store.query(_query_of(MENTIONS_OF_Q, iri)):
+            paper, info = _paper_info(row, "p")
+            papers.setdefault(paper, info)
+            node_papers.add(paper)
+            if row["proposes"] is not None:
+                proposed.add(paper)
+        for row in store.query(_query_of(FACTS_OF_Q, iri)):
+            s, o = row["s"].value, row["o"].value
+            if s not in vg.entities or o not in vg.entities:
+                continue
+            found = _paper_info(row, "paper")
+            paper = found[0] if found else None
+            if found:
+                papers.setdefault(*found)
+                node_papers.add(paper)
+            sent = _val(row, "sent") if row["text"] is not None else None
+            if sent:
+                sentences.setdefault(sent, (row["text"].value, paper))
+                node_sentences.add(sent)
+            rel = local_name(row["p"].value)
+            if s == iri and graph.has_edge(s, o, key=rel):
+                edge = edges.setdefault((o, rel), {"papers": set(), "sentences": set()})
+                if paper:
+                    edge["papers"].add(paper)
+                if sent:
+                    edge["sentences"].add(sent)
+
+        by_iri: dict[str, dict] = {}
+        for row in store.query(_query_of(RESULTS_OF_Q, iri)):
+            if row["r"].value in by_iri:
+                continue
+            res = {k: _val(row, k) for k in ("method", "baseline", "dataset", "metric", "valueText", "value",
+                                            "unit", "paperOf", "sentence", "kind")}
+            res["kind"] = local_name(res["kind"]) if res["kind"] else ""
+            if row["sentenceText"] is None:
+                res["sentence"] = None
+            res["iri"] = row["r"].value
+            found = _paper_info(row, "paperOf")
+            if found:
+                papers.setdefault(*found)
+            if res["sentence"]:
+                sentences.setdefault(res["sentence"], (row["sentenceText"].value, res["paperOf"]))
+            by_iri[res["iri"]] = res
+        # in the order of their IRIs, which puts each paper's together
+        results = [by_iri[r] for r in sorted(by_iri)]
+        node_results = []
+        for res in results:
+            # once per role the entity plays, as each role links the result to it
+            for role in _ROLES:
+                if res[role] == iri:
+                    node_results.append(res)
+                    if res["sentence"]:
+                        node_sentences.add(res["sentence"])
+
+        self._fill(graph.nodes[iri], papers, sentences, node_papers, node_sentences, node_results)
+        graph.nodes[iri]["proposed_in"] = [self._paper(p, papers) for p in sorted(proposed)[:MAX_PAPERS]]
+        for _, o, rel in list(graph.out_edges(iri, keys=True)):
+            found = edges.get((o, rel), {"papers": set(), "sentences": set()})
+            edge_results = [r for r in results if r["method"] == iri and o in (r["dataset"], r["baseline"])]
+            self._fill(graph.edges[iri, o, rel], papers, sentences, found["papers"], found["sentences"], edge_results)
+
+    def _paper(self, iri: str, papers: dict[str, dict]) -> str:
+        self.vg.papers.setdefault(iri, papers.get(iri, {"id": local_name(iri), "title": ""}))
+        return iri
+
+    def _sentence(self, iri: str, papers: dict[str, dict], sentences: dict[str, tuple]) -> str:
+        if iri not in self.vg.sentences:
+            text, paper = sentences[iri]
+            self.vg.sentences[iri] = {"text": text, "paper": paper and self._paper(paper, papers)}
+        return iri
+
+    def _result(self, res: dict, papers: dict[str, dict], sentences: dict[str, tuple]) -> int:
+        if res["iri"] not in self._result_index:
+            self._result_index[res["iri"]] = len(self.vg.results)
+            self.vg.results.append({k: v for k, v in res.items() if k != "iri"})
+            if res["paperOf"]:
+                self._paper(res["paperOf"], papers)
+            if res["sentence"]:
+                self._sentence(res["sentence"], papers, sentences)
+        return self._result_index[res["iri"]]
+
+    def _fill(self, d: dict, papers: dict[str, dict], sentences: dict[str, tuple], paper_iris: set[str],
+              sentence_iris: set[str], results: list[dict]) -> None:
+        """Sets the evidence attributes of node or edge `d`: what the page shows, and the counts."""
+        by_id = sorted(paper_iris, key=lambda p: papers.get(p, {}).get("id", p))
+        d["papers"] = [self._paper(p, papers) for p in by_id[:MAX_PAPERS]]
+        d["n_papers"] = len(paper_iris)
+        d["sentences"] = [self._sentence(s, papers, sentences) for s in sorted(sentence_iris)[:MAX_SENTENCES]]
+        d["n_sentences"] = len(sentence_iris)
+        d["results"] = [self._result(r, papers, sentences) for r in results[:MAX_RESULTS]]
+        d["n_results"] = len(results)
+
+
+def add_evidence(store: KGStore, vg: ViewGraph) -> ViewGraph:
+    """Fills in the papers, sentences and results of `vg`'s nodes and edges
+    (those `kg.view.select` kept), one entity at a time."""
+    vg.papers, vg.sentences, vg.results = {}, {}, []
+    gather = _Gatherer(vg)
+    for iri in sorted(vg.graph.nodes):
+        gather.node(store, iri)
+    return vg
+
+
+def read_view_graph(store: KGStore) -> ViewGraph:
+    """Everything the view shows of the whole graph, read from the store."""
+    return add_evidence(store, read_summary(store))
