@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 import networkx as nx
 import pyoxigraph as ox
@@ -77,34 +78,34 @@ SELECT DISTINCT ?s ?p ?o WHERE {{
 
 # The papers of an entity: those that mention or propose it, and those that
 # report a relation of it. Counted by Oxigraph, so that only one number per
-# entity comes back. (A relation whose other end is no entity would count
-# here and not in add_evidence; the graph builder makes none.)
+# entity comes back. Only relations' statements have rdf:subject and
+# rdf:object; requiring their rdf:type and rdf:predicate too cost 2.5x. (A
+# relation whose other end is no entity would count here and not in
+# add_evidence; the graph builder makes none.)
 NODE_PAPERS_Q = _PROLOGUE + f"""
 SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE {{
   {{ ?p <{MLKG.mentions}> ?e }} UNION {{ ?p <{MLKG.proposes}> ?e }}
-  UNION {{ ?f <{RDF.subject}> ?e ; <{MLKG.reportedIn}> ?p ; a <{RDF.Statement}> ; <{RDF.predicate}> ?r ; <{RDF.object}> ?x }}
-  UNION {{ ?f <{RDF.object}> ?e ; <{MLKG.reportedIn}> ?p ; a <{RDF.Statement}> ; <{RDF.predicate}> ?r ; <{RDF.subject}> ?x }}
+  UNION {{ ?f <{RDF.subject}> ?e ; <{MLKG.reportedIn}> ?p }} UNION {{ ?f <{RDF.object}> ?e ; <{MLKG.reportedIn}> ?p }}
 }} GROUP BY ?e"""
 
-# The queries of one entity (ENTITY is replaced by its IRI). Every OPTIONAL
-# holds one pattern or nests the next: an OPTIONAL of two patterns is a hash
+# The queries of one entity (ENTITY is replaced by its IRI). They return
+# IRIs only: looking up a paper's id and title or a sentence's text costs a
+# RocksDB read per row, and the page shows a few of each per entity, so
+# those are read once the shown ones are known (PAPERS_Q, SENTENCES_Q).
+# Every OPTIONAL holds one pattern: an OPTIONAL of two patterns is a hash
 # join in Oxigraph 0.5, which evaluates its right side over the whole store
-# first (every sentence of every paper, once per entity).
-_PAPER_OF = f"""OPTIONAL {{ ?PAPER <{DCTERMS.identifier}> ?PAPER_id }} OPTIONAL {{ ?PAPER <{DCTERMS.title}> ?PAPER_title }}"""
-
+# first; a UNION followed by a join is one too, so each branch joins on its own.
 MENTIONS_OF_Q = _PROLOGUE + f"""
-SELECT DISTINCT ?p ?proposes ?p_id ?p_title WHERE {{
+SELECT ?p ?proposes WHERE {{
   {{ ?p <{MLKG.mentions}> ENTITY }} UNION {{ ?p <{MLKG.proposes}> ENTITY BIND(true AS ?proposes) }}
-  {_PAPER_OF.replace("PAPER", "p")}
 }}"""
 
-# A UNION followed by a join is a hash join too: each branch joins on its own.
 FACTS_OF_Q = _PROLOGUE + f"""
-SELECT DISTINCT ?s ?p ?o ?paper ?paper_id ?paper_title ?sent ?text WHERE {{
-  {{ ?f <{RDF.subject}> ENTITY ; a <{RDF.Statement}> ; <{RDF.subject}> ?s ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o }}
-  UNION {{ ?f <{RDF.object}> ENTITY ; a <{RDF.Statement}> ; <{RDF.subject}> ?s ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o }}
-  OPTIONAL {{ ?f <{MLKG.reportedIn}> ?paper {_PAPER_OF.replace("PAPER", "paper")} }}
-  OPTIONAL {{ ?f <{PROV.wasDerivedFrom}> ?sent OPTIONAL {{ ?sent <{MLKG.text}> ?text }} }}
+SELECT ?s ?p ?o ?paper ?sent WHERE {{
+  {{ ?f <{RDF.subject}> ENTITY ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o BIND(ENTITY AS ?s) }}
+  UNION {{ ?f <{RDF.object}> ENTITY ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.subject}> ?s BIND(ENTITY AS ?o) }}
+  OPTIONAL {{ ?f <{MLKG.reportedIn}> ?paper }}
+  OPTIONAL {{ ?f <{PROV.wasDerivedFrom}> ?sent }}
 }}"""
 
 _ROLES = {"method": MLKG.method, "baseline": MLKG.baseline, "dataset": MLKG.dataset, "metric": MLS.specifiedBy}
@@ -113,8 +114,7 @@ _ROLES = {"method": MLKG.method, "baseline": MLKG.baseline, "dataset": MLKG.data
 # of a property); the caller keeps each result's first row. Grouping them
 # here (GROUP BY with SAMPLE) cost Oxigraph five times as much.
 RESULTS_OF_Q = _PROLOGUE + f"""
-SELECT ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?paperOf_id ?paperOf_title
-       ?sentence ?sentenceText ?kind WHERE {{
+SELECT ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?sentence ?kind WHERE {{
   VALUES ?role {{ {" ".join(f"<{prop}>" for prop in _ROLES.values())} }}
   ?r ?role ENTITY ; a <{MLS.ModelEvaluation}> ; <{MLKG.method}> ?method .
   OPTIONAL {{ ?r a ?kind FILTER(?kind IN (<{MLKG.Score}>, <{MLKG.Improvement}>)) }}
@@ -124,9 +124,21 @@ SELECT ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?p
   OPTIONAL {{ ?r <{MLKG.valueText}> ?valueText }}
   OPTIONAL {{ ?r <{MLS.hasValue}> ?value }}
   OPTIONAL {{ ?r <{MLKG.unit}> ?unit }}
-  OPTIONAL {{ ?r <{MLKG.reportedIn}> ?paperOf {_PAPER_OF.replace("PAPER", "paperOf")} }}
-  OPTIONAL {{ ?r <{PROV.wasDerivedFrom}> ?sentence OPTIONAL {{ ?sentence <{MLKG.text}> ?sentenceText }} }}
+  OPTIONAL {{ ?r <{MLKG.reportedIn}> ?paperOf }}
+  OPTIONAL {{ ?r <{PROV.wasDerivedFrom}> ?sentence }}
 }}"""
+
+# The shown papers and sentences (VALUES is replaced by a list of IRIs).
+# A paper has one id and one title; the first row of each is kept.
+PAPERS_Q = _PROLOGUE + f"""
+SELECT ?p ?id ?title WHERE {{
+  VALUES ?p {{ IRIS }}
+  OPTIONAL {{ ?p <{DCTERMS.identifier}> ?id }}
+  OPTIONAL {{ ?p <{DCTERMS.title}> ?title }}
+}}"""
+
+SENTENCES_Q = _PROLOGUE + f"""
+SELECT ?s ?text WHERE {{ VALUES ?s {{ IRIS }} ?s <{MLKG.text}> ?text }}"""
 
 
 @dataclass
@@ -212,120 +224,130 @@ def _query_of(template: str, iri: str) -> str:
     return template.replace("ENTITY", str(ox.NamedNode(iri)))
 
 
-def _paper_info(row, var: str) -> tuple[str, dict] | None:
-    iri = _val(row, var)
-    if iri is None:
-        return None
-    return iri, {"id": _val(row, var + "_id") or local_name(iri), "title": _val(row, var + "_title") or ""}
+def paper_key(iri: str) -> str:
+    """The id of the paper `iri` (kg.graph.iris.paper_iri made it from the id):
+    the order the page lists papers in, known without reading the store."""
+    return unquote(iri.rsplit("/", 1)[-1])
 
 
 class _Gatherer:
-    """The evidence of one entity (and of the edges leaving it), read from the
+    """The evidence of one entity (and of the edges leaving it) from the
     store; what the page shows goes into the view's tables."""
 
     def __init__(self, vg: ViewGraph):
         self.vg = vg
         self._result_index: dict[str, int] = {}
+        # IRI -> its paper, of each sentence shown
+        self.sentence_paper: dict[str, str | None] = {}
 
     def node(self, store: KGStore, iri: str) -> None:
         vg, graph = self.vg, self.vg.graph
-        papers: dict[str, dict] = {}          # IRI -> id and title, of every paper seen
         node_papers: set[str] = set()
         proposed: set[str] = set()
-        sentences: dict[str, tuple[str, str | None]] = {}   # IRI -> text, paper
+        sentence_paper: dict[str, str | None] = {}
         node_sentences: set[str] = set()
-        edges: dict[tuple[str, str], dict] = {}             # (object, rel) -> papers, sentences
+        edges: dict[tuple[str, str], tuple[set, set]] = {}   # (object, rel) -> papers, sentences
         for row in store.query(_query_of(MENTIONS_OF_Q, iri)):
-            paper, info = _paper_info(row, "p")
-            papers.setdefault(paper, info)
-            node_papers.add(paper)
+            node_papers.add(row["p"].value)
             if row["proposes"] is not None:
-                proposed.add(paper)
+                proposed.add(row["p"].value)
         for row in store.query(_query_of(FACTS_OF_Q, iri)):
             s, o = row["s"].value, row["o"].value
             if s not in vg.entities or o not in vg.entities:
                 continue
-            found = _paper_info(row, "paper")
-            paper = found[0] if found else None
-            if found:
-                papers.setdefault(*found)
+            paper, sent = _val(row, "paper"), _val(row, "sent")
+            if paper:
                 node_papers.add(paper)
-            sent = _val(row, "sent") if row["text"] is not None else None
             if sent:
-                sentences.setdefault(sent, (row["text"].value, paper))
+                sentence_paper.setdefault(sent, paper)
                 node_sentences.add(sent)
             rel = local_name(row["p"].value)
             if s == iri and graph.has_edge(s, o, key=rel):
-                edge = edges.setdefault((o, rel), {"papers": set(), "sentences": set()})
+                edge_papers, edge_sentences = edges.setdefault((o, rel), (set(), set()))
                 if paper:
-                    edge["papers"].add(paper)
+                    edge_papers.add(paper)
                 if sent:
-                    edge["sentences"].add(sent)
+                    edge_sentences.add(sent)
 
         by_iri: dict[str, dict] = {}
         for row in store.query(_query_of(RESULTS_OF_Q, iri)):
-            if row["r"].value in by_iri:
-                continue
-            res = {k: _val(row, k) for k in ("method", "baseline", "dataset", "metric", "valueText", "value",
-                                            "unit", "paperOf", "sentence", "kind")}
-            res["kind"] = local_name(res["kind"]) if res["kind"] else ""
-            if row["sentenceText"] is None:
-                res["sentence"] = None
-            res["iri"] = row["r"].value
-            found = _paper_info(row, "paperOf")
-            if found:
-                papers.setdefault(*found)
-            if res["sentence"]:
-                sentences.setdefault(res["sentence"], (row["sentenceText"].value, res["paperOf"]))
-            by_iri[res["iri"]] = res
+            if row["r"].value not in by_iri:
+                res = {k: _val(row, k) for k in ("method", "baseline", "dataset", "metric", "valueText", "value",
+                                                "unit", "paperOf", "sentence", "kind")}
+                res["kind"] = local_name(res["kind"]) if res["kind"] else ""
+                if res["sentence"]:
+                    sentence_paper.setdefault(res["sentence"], res["paperOf"])
+                by_iri[row["r"].value] = res
         # in the order of their IRIs, which puts each paper's together
-        results = [by_iri[r] for r in sorted(by_iri)]
+        results = [(r, by_iri[r]) for r in sorted(by_iri)]
         node_results = []
-        for res in results:
+        for r, res in results:
             # once per role the entity plays, as each role links the result to it
             for role in _ROLES:
                 if res[role] == iri:
-                    node_results.append(res)
+                    node_results.append((r, res))
                     if res["sentence"]:
                         node_sentences.add(res["sentence"])
 
-        self._fill(graph.nodes[iri], papers, sentences, node_papers, node_sentences, node_results)
-        graph.nodes[iri]["proposed_in"] = [self._paper(p, papers) for p in sorted(proposed)[:MAX_PAPERS]]
+        self._fill(graph.nodes[iri], sentence_paper, node_papers, node_sentences, node_results)
+        graph.nodes[iri]["proposed_in"] = [self._paper(p) for p in sorted(proposed)[:MAX_PAPERS]]
         for _, o, rel in list(graph.out_edges(iri, keys=True)):
-            found = edges.get((o, rel), {"papers": set(), "sentences": set()})
-            edge_results = [r for r in results if r["method"] == iri and o in (r["dataset"], r["baseline"])]
-            self._fill(graph.edges[iri, o, rel], papers, sentences, found["papers"], found["sentences"], edge_results)
+            edge_papers, edge_sentences = edges.get((o, rel), (set(), set()))
+            edge_results = [(r, res) for r, res in results
+                            if res["method"] == iri and o in (res["dataset"], res["baseline"])]
+            self._fill(graph.edges[iri, o, rel], sentence_paper, edge_papers, edge_sentences, edge_results)
 
-    def _paper(self, iri: str, papers: dict[str, dict]) -> str:
-        self.vg.papers.setdefault(iri, papers.get(iri, {"id": local_name(iri), "title": ""}))
+    def _paper(self, iri: str) -> str:
+        self.vg.papers.setdefault(iri, {})
         return iri
 
-    def _sentence(self, iri: str, papers: dict[str, dict], sentences: dict[str, tuple]) -> str:
-        if iri not in self.vg.sentences:
-            text, paper = sentences[iri]
-            self.vg.sentences[iri] = {"text": text, "paper": paper and self._paper(paper, papers)}
+    def _sentence(self, iri: str, sentence_paper: dict[str, str | None]) -> str:
+        if iri not in self.sentence_paper:
+            paper = sentence_paper.get(iri)
+            self.sentence_paper[iri] = paper and self._paper(paper)
         return iri
 
-    def _result(self, res: dict, papers: dict[str, dict], sentences: dict[str, tuple]) -> int:
-        if res["iri"] not in self._result_index:
-            self._result_index[res["iri"]] = len(self.vg.results)
-            self.vg.results.append({k: v for k, v in res.items() if k != "iri"})
+    def _result(self, r: str, res: dict, sentence_paper: dict[str, str | None]) -> int:
+        if r not in self._result_index:
+            self._result_index[r] = len(self.vg.results)
+            self.vg.results.append(res)
             if res["paperOf"]:
-                self._paper(res["paperOf"], papers)
+                self._paper(res["paperOf"])
             if res["sentence"]:
-                self._sentence(res["sentence"], papers, sentences)
-        return self._result_index[res["iri"]]
+                self._sentence(res["sentence"], sentence_paper)
+        return self._result_index[r]
 
-    def _fill(self, d: dict, papers: dict[str, dict], sentences: dict[str, tuple], paper_iris: set[str],
-              sentence_iris: set[str], results: list[dict]) -> None:
+    def _fill(self, d: dict, sentence_paper: dict[str, str | None], papers: set[str], sentences: set[str],
+              results: list[tuple[str, dict]]) -> None:
         """Sets the evidence attributes of node or edge `d`: what the page shows, and the counts."""
-        by_id = sorted(paper_iris, key=lambda p: papers.get(p, {}).get("id", p))
-        d["papers"] = [self._paper(p, papers) for p in by_id[:MAX_PAPERS]]
-        d["n_papers"] = len(paper_iris)
-        d["sentences"] = [self._sentence(s, papers, sentences) for s in sorted(sentence_iris)[:MAX_SENTENCES]]
-        d["n_sentences"] = len(sentence_iris)
-        d["results"] = [self._result(r, papers, sentences) for r in results[:MAX_RESULTS]]
+        d["papers"] = [self._paper(p) for p in sorted(papers, key=paper_key)[:MAX_PAPERS]]
+        d["n_papers"] = len(papers)
+        d["sentences"] = [self._sentence(s, sentence_paper) for s in sorted(sentences)[:MAX_SENTENCES]]
+        d["n_sentences"] = len(sentences)
+        d["results"] = [self._result(r, res, sentence_paper) for r, res in results[:MAX_RESULTS]]
         d["n_results"] = len(results)
+
+    def tables(self, store: KGStore) -> None:
+        """The ids and titles of the papers shown and the texts of the sentences shown."""
+        vg = self.vg
+        for rows in _in_chunks(store, PAPERS_Q, list(vg.papers)):
+            for row in rows:
+                iri = row["p"].value
+                if not vg.papers[iri]:
+                    vg.papers[iri] = {"id": _val(row, "id") or local_name(iri), "title": _val(row, "title") or ""}
+        for iri, info in vg.papers.items():
+            if not info:
+                info.update(id=local_name(iri), title="")
+        texts: dict[str, str] = {}
+        for rows in _in_chunks(store, SENTENCES_Q, list(self.sentence_paper)):
+            for row in rows:
+                texts.setdefault(row["s"].value, row["text"].value)
+        vg.sentences = {s: {"text": texts.get(s), "paper": paper} for s, paper in self.sentence_paper.items()}
+
+
+def _in_chunks(store: KGStore, template: str, iris: list[str], size: int = 500):
+    for i in range(0, len(iris), size):
+        yield store.query(template.replace("IRIS", " ".join(str(ox.NamedNode(x)) for x in iris[i:i + size])))
 
 
 def add_evidence(store: KGStore, vg: ViewGraph) -> ViewGraph:
@@ -335,6 +357,7 @@ def add_evidence(store: KGStore, vg: ViewGraph) -> ViewGraph:
     gather = _Gatherer(vg)
     for iri in sorted(vg.graph.nodes):
         gather.node(store, iri)
+    gather.tables(store)
     return vg
 
 
