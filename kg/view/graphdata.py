@@ -95,12 +95,12 @@ SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE {{
 # Every OPTIONAL holds one pattern: an OPTIONAL of two patterns is a hash
 # join in Oxigraph 0.5, which evaluates its right side over the whole store
 # first; a UNION followed by a join is one too, so each branch joins on its own.
-MENTIONS_OF_Q = _PROLOGUE + f"""
+MENTIONS_OF_Q = f"""
 SELECT ?p ?proposes WHERE {{
   {{ ?p <{MLKG.mentions}> ENTITY }} UNION {{ ?p <{MLKG.proposes}> ENTITY BIND(true AS ?proposes) }}
 }}"""
 
-FACTS_OF_Q = _PROLOGUE + f"""
+FACTS_OF_Q = f"""
 SELECT ?s ?p ?o ?paper ?sent WHERE {{
   {{ ?f <{RDF.subject}> ENTITY ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o BIND(ENTITY AS ?s) }}
   UNION {{ ?f <{RDF.object}> ENTITY ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.subject}> ?s BIND(ENTITY AS ?o) }}
@@ -113,7 +113,7 @@ _ROLES = {"method": MLKG.method, "baseline": MLKG.baseline, "dataset": MLKG.data
 # One row per result and role of the entity (more if a result had two values
 # of a property); the caller keeps each result's first row. Grouping them
 # here (GROUP BY with SAMPLE) cost Oxigraph five times as much.
-RESULTS_OF_Q = _PROLOGUE + f"""
+RESULTS_OF_Q = f"""
 SELECT ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?sentence ?kind WHERE {{
   VALUES ?role {{ {" ".join(f"<{prop}>" for prop in _ROLES.values())} }}
   ?r ?role ENTITY ; a <{MLS.ModelEvaluation}> ; <{MLKG.method}> ?method .
@@ -127,6 +127,10 @@ SELECT ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?s
   OPTIONAL {{ ?r <{MLKG.reportedIn}> ?paperOf }}
   OPTIONAL {{ ?r <{PROV.wasDerivedFrom}> ?sentence }}
 }}"""
+
+# The entities that play a role in some result: the others need no RESULTS_OF_Q.
+IN_RESULTS_Q = f"""
+SELECT DISTINCT ?e WHERE {{ VALUES ?role {{ {" ".join(f"<{prop}>" for prop in _ROLES.values())} }} ?r ?role ?e }}"""
 
 # The shown papers and sentences (VALUES is replaced by a list of IRIs).
 # A paper has one id and one title; the first row of each is kept.
@@ -145,8 +149,8 @@ SELECT ?s ?text WHERE {{ VALUES ?s {{ IRIS }} ?s <{MLKG.text}> ?text }}"""
 class ViewGraph:
     """The drawable graph plus the tables its nodes and edges point into.
 
-    `graph` nodes are entity IRIs with attributes label, type, aliases and
-    n_papers; edges are keyed by relation name (attribute rel). After
+    `graph` nodes are entity IRIs with attributes label, type, aliases,
+    n_papers, linked and scored (see read_summary); edges are keyed by relation name (attribute rel). After
     `add_evidence`, nodes and edges also carry papers, sentences and results
     (the ones the page shows, in its order) with n_papers, n_sentences and
     n_results (how many in all), and nodes proposed_in. Papers and sentences
@@ -183,7 +187,10 @@ def read_summary(store: KGStore) -> ViewGraph:
     """Every entity and relation of the store, without their evidence."""
     nodes: dict[str, dict] = {}
     for row in store.query(NODES_Q):
-        nodes.setdefault(row["e"].value, {"type": row["type"].value, "label": "", "aliases": set(), "n_papers": 0})
+        # linked: has a relation; scored: plays a role in a result (else its
+        # queries of relations or results are skipped: most entities have neither)
+        nodes.setdefault(row["e"].value, {"type": row["type"].value, "label": "", "aliases": set(), "n_papers": 0,
+                                          "linked": False, "scored": False})
 
     pref: dict[str, Counter] = defaultdict(Counter)
     for row in store.query(PREF_LABELS_Q):
@@ -216,6 +223,10 @@ def read_summary(store: KGStore) -> ViewGraph:
         if s in nodes and o in nodes:
             rel = local_name(row["p"].value)
             vg.graph.add_edge(s, o, key=rel, rel=rel)
+            vg.graph.nodes[s]["linked"] = vg.graph.nodes[o]["linked"] = True
+    for row in store.query(IN_RESULTS_Q):
+        if row["e"].value in nodes:
+            vg.graph.nodes[row["e"].value]["scored"] = True
     vg.total_nodes = vg.graph.number_of_nodes()
     return vg
 
@@ -251,7 +262,8 @@ class _Gatherer:
             node_papers.add(row["p"].value)
             if row["proposes"] is not None:
                 proposed.add(row["p"].value)
-        for row in store.query(_query_of(FACTS_OF_Q, iri)):
+        node = graph.nodes[iri]
+        for row in store.query(_query_of(FACTS_OF_Q, iri)) if node["linked"] else ():
             s, o = row["s"].value, row["o"].value
             if s not in vg.entities or o not in vg.entities:
                 continue
@@ -270,7 +282,7 @@ class _Gatherer:
                     edge_sentences.add(sent)
 
         by_iri: dict[str, dict] = {}
-        for row in store.query(_query_of(RESULTS_OF_Q, iri)):
+        for row in store.query(_query_of(RESULTS_OF_Q, iri)) if node["scored"] else ():
             if row["r"].value not in by_iri:
                 res = {k: _val(row, k) for k in ("method", "baseline", "dataset", "metric", "valueText", "value",
                                                 "unit", "paperOf", "sentence", "kind")}
