@@ -144,3 +144,22 @@ def test_a_summary_reads_the_evidence_of_the_drawn_nodes_only(store):
     shown_papers |= {r["paperOf"] for r in small.results} | {s["paper"] for s in small.sentences.values()}
     assert set(small.papers) == shown_papers, "the papers table holds the shown papers only"
     assert len(small.papers) < len(whole.papers)
+
+
+def test_groups_of_any_size_read_the_same_evidence(store, monkeypatch):
+    import kg.view.graphdata as graphdata
+
+    whole = read_view_graph(store)
+    monkeypatch.setattr(graphdata, "GROUP_ENTITIES", 2)
+    monkeypatch.setattr(graphdata, "GROUP_PAPERS", 3)
+    small = read_view_graph(store)
+    assert len(list(graphdata.groups(small))) > small.graph.number_of_nodes() // 2
+    assert [len(g) for g in graphdata.groups(small) if len(g) == 1], "an entity with more papers is read alone"
+    keys = ("n_papers", "n_sentences", "n_results", "papers", "sentences", "proposed_in")
+    for iri, d in small.graph.nodes(data=True):
+        assert {k: d[k] for k in keys} == {k: whole.graph.nodes[iri][k] for k in keys}
+        assert [small.results[i] for i in d["results"]] == [whole.results[i] for i in whole.graph.nodes[iri]["results"]]
+    for s, o, rel, d in small.graph.edges(keys=True, data=True):
+        full = whole.graph.edges[s, o, rel]
+        assert {k: d[k] for k in keys[:5]} == {k: full[k] for k in keys[:5]}
+    assert small.papers == whole.papers and small.sentences == whole.sentences

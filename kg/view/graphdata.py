@@ -11,8 +11,8 @@ Two steps, so that memory follows what the page shows, not the corpus:
    and object), with the counting done by Oxigraph (GROUP BY). This is the
    size of the vocabulary; `kg.view.select` picks from it what to draw.
 2. `add_evidence`: for the nodes and edges picked, their papers, sentences
-   and results, read one entity at a time and cut to what the page shows
-   (MAX_* below), with the number of each in all.
+   and results, read a group of entities at a time (bounded in size) and
+   cut to what the page shows (MAX_* below), with the number of each in all.
 
 `read_view_graph` does both for the whole graph.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Iterator
 from urllib.parse import unquote
 
 import networkx as nx
@@ -88,35 +89,41 @@ SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE {{
   UNION {{ ?f <{RDF.subject}> ?e ; <{MLKG.reportedIn}> ?p }} UNION {{ ?f <{RDF.object}> ?e ; <{MLKG.reportedIn}> ?p }}
 }} GROUP BY ?e"""
 
-# The queries of one entity (ENTITY is replaced by its IRI). They return
-# IRIs only: looking up a paper's id and title or a sentence's text costs a
-# RocksDB read per row, and the page shows a few of each per entity, so
-# those are read once the shown ones are known (PAPERS_Q, SENTENCES_Q).
-# Every OPTIONAL holds one pattern: an OPTIONAL of two patterns is a hash
-# join in Oxigraph 0.5, which evaluates its right side over the whole store
-# first; a UNION followed by a join is one too, so each branch joins on its own.
+# The queries of a group of entities (ENTITIES is replaced by their IRIs).
+# They return IRIs only: looking up a paper's id and title or a sentence's
+# text costs a RocksDB read per row, and the page shows a few of each per
+# entity, so those are read once the shown ones are known (PAPERS_Q,
+# SENTENCES_Q). In Oxigraph 0.5 an OPTIONAL of two patterns is a hash join,
+# which evaluates its right side over the whole store first, and so is a
+# UNION followed by a join, or VALUES joined with a UNION: every OPTIONAL
+# here holds one pattern, and each branch of a UNION has its own VALUES and
+# joins on its own (the same queries as one UNION then a join took 80x).
 MENTIONS_OF_Q = f"""
-SELECT ?p ?proposes WHERE {{
-  {{ ?p <{MLKG.mentions}> ENTITY }} UNION {{ ?p <{MLKG.proposes}> ENTITY BIND(true AS ?proposes) }}
+SELECT ?e ?p ?proposes WHERE {{
+  {{ VALUES ?e {{ ENTITIES }} ?p <{MLKG.mentions}> ?e }}
+  UNION {{ VALUES ?e {{ ENTITIES }} ?p <{MLKG.proposes}> ?e BIND(true AS ?proposes) }}
 }}"""
 
 FACTS_OF_Q = f"""
-SELECT ?s ?p ?o ?paper ?sent WHERE {{
-  {{ ?f <{RDF.subject}> ENTITY ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o BIND(ENTITY AS ?s) }}
-  UNION {{ ?f <{RDF.object}> ENTITY ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.subject}> ?s BIND(ENTITY AS ?o) }}
+SELECT ?e ?s ?p ?o ?paper ?sent WHERE {{
+  {{ VALUES ?e {{ ENTITIES }} ?f <{RDF.subject}> ?e ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o
+     BIND(?e AS ?s) }}
+  UNION {{ VALUES ?e {{ ENTITIES }} ?f <{RDF.object}> ?e ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.subject}> ?s
+     BIND(?e AS ?o) }}
   OPTIONAL {{ ?f <{MLKG.reportedIn}> ?paper }}
   OPTIONAL {{ ?f <{PROV.wasDerivedFrom}> ?sent }}
 }}"""
 
 _ROLES = {"method": MLKG.method, "baseline": MLKG.baseline, "dataset": MLKG.dataset, "metric": MLS.specifiedBy}
 
-# One row per result and role of the entity (more if a result had two values
-# of a property); the caller keeps each result's first row. Grouping them
-# here (GROUP BY with SAMPLE) cost Oxigraph five times as much.
+# One row per entity, result and role (more if a result had two values of a
+# property); the caller keeps each result's first row. Grouping them here
+# (GROUP BY with SAMPLE) cost Oxigraph five times as much.
 RESULTS_OF_Q = f"""
-SELECT ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?sentence ?kind WHERE {{
+SELECT ?e ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?sentence ?kind WHERE {{
+  VALUES ?e {{ ENTITIES }}
   VALUES ?role {{ {" ".join(f"<{prop}>" for prop in _ROLES.values())} }}
-  ?r ?role ENTITY ; a <{MLS.ModelEvaluation}> ; <{MLKG.method}> ?method .
+  ?r ?role ?e ; a <{MLS.ModelEvaluation}> ; <{MLKG.method}> ?method .
   OPTIONAL {{ ?r a ?kind FILTER(?kind IN (<{MLKG.Score}>, <{MLKG.Improvement}>)) }}
   OPTIONAL {{ ?r <{MLKG.baseline}> ?baseline }}
   OPTIONAL {{ ?r <{MLKG.dataset}> ?dataset }}
@@ -127,6 +134,12 @@ SELECT ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?s
   OPTIONAL {{ ?r <{MLKG.reportedIn}> ?paperOf }}
   OPTIONAL {{ ?r <{PROV.wasDerivedFrom}> ?sentence }}
 }}"""
+
+# Entities are read in groups, one query of each kind per group: per entity,
+# a small graph cost thousands of queries. A group holds at most
+# GROUP_ENTITIES entities and about GROUP_PAPERS papers (an entity with more is
+# read alone), which bounds what is in memory at once.
+GROUP_ENTITIES, GROUP_PAPERS = 200, 5_000
 
 # The entities that play a role in some result: the others need no RESULTS_OF_Q.
 IN_RESULTS_Q = f"""
@@ -231,8 +244,23 @@ def read_summary(store: KGStore) -> ViewGraph:
     return vg
 
 
-def _query_of(template: str, iri: str) -> str:
-    return template.replace("ENTITY", str(ox.NamedNode(iri)))
+def _query_of(template: str, iris: list[str]) -> str:
+    return template.replace("ENTITIES", " ".join(str(ox.NamedNode(iri)) for iri in iris))
+
+
+def groups(vg: ViewGraph) -> Iterator[list[str]]:
+    """`vg`'s nodes in the groups their evidence is read in."""
+    group: list[str] = []
+    papers = 0
+    for iri in sorted(vg.graph.nodes):
+        n = vg.graph.nodes[iri]["n_papers"]
+        if group and (len(group) >= GROUP_ENTITIES or papers + n > GROUP_PAPERS):
+            yield group
+            group, papers = [], 0
+        group.append(iri)
+        papers += n
+    if group:
+        yield group
 
 
 def paper_key(iri: str) -> str:
@@ -242,8 +270,8 @@ def paper_key(iri: str) -> str:
 
 
 class _Gatherer:
-    """The evidence of one entity (and of the edges leaving it) from the
-    store; what the page shows goes into the view's tables."""
+    """The evidence of groups of entities (and of the edges leaving them) from
+    the store; what the page shows goes into the view's tables."""
 
     def __init__(self, vg: ViewGraph):
         self.vg = vg
@@ -251,63 +279,69 @@ class _Gatherer:
         # IRI -> its paper, of each sentence shown
         self.sentence_paper: dict[str, str | None] = {}
 
-    def node(self, store: KGStore, iri: str) -> None:
+    def group(self, store: KGStore, iris: list[str]) -> None:
+        """Reads the evidence of entities `iris` and fills in theirs and their edges'."""
         vg, graph = self.vg, self.vg.graph
-        node_papers: set[str] = set()
-        proposed: set[str] = set()
+        node_papers: dict[str, set[str]] = {iri: set() for iri in iris}
+        proposed: dict[str, set[str]] = {iri: set() for iri in iris}
+        node_sentences: dict[str, set[str]] = {iri: set() for iri in iris}
+        # (subject, object, rel) -> papers, sentences
+        edges: dict[tuple[str, str, str], tuple[set, set]] = {}
         sentence_paper: dict[str, str | None] = {}
-        node_sentences: set[str] = set()
-        edges: dict[tuple[str, str], tuple[set, set]] = {}   # (object, rel) -> papers, sentences
-        for row in store.query(_query_of(MENTIONS_OF_Q, iri)):
-            node_papers.add(row["p"].value)
+        for row in store.query(_query_of(MENTIONS_OF_Q, iris)):
+            e, paper = row["e"].value, row["p"].value
+            node_papers[e].add(paper)
             if row["proposes"] is not None:
-                proposed.add(row["p"].value)
-        node = graph.nodes[iri]
-        for row in store.query(_query_of(FACTS_OF_Q, iri)) if node["linked"] else ():
-            s, o = row["s"].value, row["o"].value
+                proposed[e].add(paper)
+        linked = [iri for iri in iris if graph.nodes[iri]["linked"]]
+        for row in store.query(_query_of(FACTS_OF_Q, linked)) if linked else ():
+            e, s, o = row["e"].value, row["s"].value, row["o"].value
             if s not in vg.entities or o not in vg.entities:
                 continue
             paper, sent = _val(row, "paper"), _val(row, "sent")
             if paper:
-                node_papers.add(paper)
+                node_papers[e].add(paper)
             if sent:
                 sentence_paper.setdefault(sent, paper)
-                node_sentences.add(sent)
+                node_sentences[e].add(sent)
             rel = local_name(row["p"].value)
-            if s == iri and graph.has_edge(s, o, key=rel):
-                edge_papers, edge_sentences = edges.setdefault((o, rel), (set(), set()))
+            if s == e and graph.has_edge(s, o, key=rel):
+                edge_papers, edge_sentences = edges.setdefault((s, o, rel), (set(), set()))
                 if paper:
                     edge_papers.add(paper)
                 if sent:
                     edge_sentences.add(sent)
 
-        by_iri: dict[str, dict] = {}
-        for row in store.query(_query_of(RESULTS_OF_Q, iri)) if node["scored"] else ():
-            if row["r"].value not in by_iri:
+        by_iri: dict[str, dict[str, dict]] = {iri: {} for iri in iris}
+        scored = [iri for iri in iris if graph.nodes[iri]["scored"]]
+        for row in store.query(_query_of(RESULTS_OF_Q, scored)) if scored else ():
+            e, r = row["e"].value, row["r"].value
+            if r not in by_iri[e]:
                 res = {k: _val(row, k) for k in ("method", "baseline", "dataset", "metric", "valueText", "value",
                                                 "unit", "paperOf", "sentence", "kind")}
                 res["kind"] = local_name(res["kind"]) if res["kind"] else ""
                 if res["sentence"]:
                     sentence_paper.setdefault(res["sentence"], res["paperOf"])
-                by_iri[row["r"].value] = res
-        # in the order of their IRIs, which puts each paper's together
-        results = [(r, by_iri[r]) for r in sorted(by_iri)]
-        node_results = []
-        for r, res in results:
-            # once per role the entity plays, as each role links the result to it
-            for role in _ROLES:
-                if res[role] == iri:
-                    node_results.append((r, res))
-                    if res["sentence"]:
-                        node_sentences.add(res["sentence"])
+                by_iri[e][r] = res
 
-        self._fill(graph.nodes[iri], sentence_paper, node_papers, node_sentences, node_results)
-        graph.nodes[iri]["proposed_in"] = [self._paper(p) for p in sorted(proposed)[:MAX_PAPERS]]
-        for _, o, rel in list(graph.out_edges(iri, keys=True)):
-            edge_papers, edge_sentences = edges.get((o, rel), (set(), set()))
-            edge_results = [(r, res) for r, res in results
-                            if res["method"] == iri and o in (res["dataset"], res["baseline"])]
-            self._fill(graph.edges[iri, o, rel], sentence_paper, edge_papers, edge_sentences, edge_results)
+        for iri in iris:
+            # in the order of their IRIs, which puts each paper's together
+            results = [(r, by_iri[iri][r]) for r in sorted(by_iri[iri])]
+            node_results = []
+            for r, res in results:
+                # once per role the entity plays, as each role links the result to it
+                for role in _ROLES:
+                    if res[role] == iri:
+                        node_results.append((r, res))
+                        if res["sentence"]:
+                            node_sentences[iri].add(res["sentence"])
+            self._fill(graph.nodes[iri], sentence_paper, node_papers[iri], node_sentences[iri], node_results)
+            graph.nodes[iri]["proposed_in"] = [self._paper(p) for p in sorted(proposed[iri])[:MAX_PAPERS]]
+            for _, o, rel in list(graph.out_edges(iri, keys=True)):
+                edge_papers, edge_sentences = edges.get((iri, o, rel), (set(), set()))
+                edge_results = [(r, res) for r, res in results
+                                if res["method"] == iri and o in (res["dataset"], res["baseline"])]
+                self._fill(graph.edges[iri, o, rel], sentence_paper, edge_papers, edge_sentences, edge_results)
 
     def _paper(self, iri: str) -> str:
         self.vg.papers.setdefault(iri, {})
@@ -364,11 +398,11 @@ def _in_chunks(store: KGStore, template: str, iris: list[str], size: int = 500):
 
 def add_evidence(store: KGStore, vg: ViewGraph) -> ViewGraph:
     """Fills in the papers, sentences and results of `vg`'s nodes and edges
-    (those `kg.view.select` kept), one entity at a time."""
+    (those `kg.view.select` kept), a group of entities at a time."""
     vg.papers, vg.sentences, vg.results = {}, {}, []
     gather = _Gatherer(vg)
-    for iri in sorted(vg.graph.nodes):
-        gather.node(store, iri)
+    for group in groups(vg):
+        gather.group(store, group)
     gather.tables(store)
     return vg
 
