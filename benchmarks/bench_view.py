@@ -40,18 +40,17 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 def synthetic_view(n: int, path: Path) -> None:
     """A graph shaped like a knowledge graph: a few hubs, many leaves, many loners."""
     import networkx as nx
-    from kg.view.graphdata import ViewGraph
+    from kg.view.graphdata import ViewGraph, no_evidence
 
     linked = n * 2 // 3
     shape = nx.barabasi_albert_graph(linked, 1, seed=5)
     vg = ViewGraph(graph=nx.MultiDiGraph(), total_nodes=n)
     types = ["Method", "Dataset", "Task", "Metric"]
     for i in range(n):
-        vg.graph.add_node(f"e{i}", type=types[i % 4], label=f"Entity {i}", aliases=set(), papers=set(),
-                          proposed_in=set(), sentences=set(), results=[])
+        vg.graph.add_node(f"e{i}", type=types[i % 4], label=f"Entity {i}", aliases=set(), proposed_in=[],
+                          **no_evidence())
     for a, b in shape.edges:
-        vg.graph.add_edge(f"e{a}", f"e{b}", key="evaluatedOn", rel="evaluatedOn", papers=set(), sentences=set(),
-                          results=[])
+        vg.graph.add_edge(f"e{a}", f"e{b}", key="evaluatedOn", rel="evaluatedOn", **no_evidence())
     path.write_text(render_html(view_payload(vg)), encoding="utf-8")
 
 

@@ -34,7 +34,7 @@ import pyoxigraph as ox
 
 from kg.graph import iris
 from kg.graph.canonical import Resolver
-from kg.graph.entities import (CanonicalReport, add_namings, quad_namings, rename, renames,
+from kg.graph.entities import (CanonicalReport, Renames, add_namings, quad_namings, renames,
                                write_entities)
 from kg.graph.vocab import GRAPH, ID, PREFIXES, SEGMENT_TYPE
 from kg.timing import StageClock
@@ -106,10 +106,11 @@ class UnionWriter:
             shared = dict.fromkeys(q.triple for q in write_entities(db, self.resolver, report))
         with clock.stage("export"):
             self._spool.close()
+            batch = Renames(db)
             for graph, quads in _by_graph(ox.parse(path=str(self.spool_path), format=ox.RdfFormat.N_QUADS)):
                 changed = renames(self.resolver, quad_namings(quads))
                 if changed:
-                    rename(db, graph, changed)
+                    batch.add(graph, changed)
                     report.renamed += len(changed)
                 node = paper_node_of_graph(graph.value)
                 under = node + "/"
@@ -122,6 +123,7 @@ class UnionWriter:
                     else:
                         shared[triple] = None
                 self._out.write(turtle_body(own))
+            batch.flush()
             # Grouped by subject, so Turtle states each entity in one block.
             self._out.write(turtle_body(sorted(shared, key=_subject_order)))
             self._out.close()

@@ -29,7 +29,7 @@ from string import Template
 
 from kg.io.atomic import atomic_write_text
 from kg.store import KGStore
-from kg.view.graphdata import read_view_graph
+from kg.view.graphdata import add_evidence, read_summary
 from kg.view.payload import asset, view_payload
 from kg.view.select import DEFAULT_MAX_NODES, select
 
@@ -87,7 +87,9 @@ def render_html(payload: dict) -> str:
 def write_view(store: KGStore, out: str | os.PathLike, *, focus: str | None = None, hops: int = 1,
                types: list[str] | None = None, max_nodes: int = DEFAULT_MAX_NODES) -> Path:
     """Write the HTML view of `store` (or of a neighbourhood or some types of it) to `out`."""
-    vg = select(read_view_graph(store), focus=focus, hops=hops, types=types, max_nodes=max_nodes)
+    # The evidence of the nodes drawn only: a summary of a large graph reads
+    # as much as its page shows, not the whole store.
+    vg = add_evidence(store, select(read_summary(store), focus=focus, hops=hops, types=types, max_nodes=max_nodes))
     out = Path(out)
     atomic_write_text(out, render_html(view_payload(vg)))
     return out

@@ -17,9 +17,6 @@ from kg.view.layout import layout
 # Above this many nodes edges are hidden while panning and zooming, which
 # keeps a large graph smooth to move.
 LIGHT_DRAG_NODES = 1000
-# How much of each node's and edge's evidence goes into the page; the panel
-# says how many more there are.
-MAX_PAPERS, MAX_SENTENCES, MAX_RESULTS = 25, 8, 20
 # The best-connected nodes, most relations first, that the page names at any
 # zoom (view.js shows those of them whose labels do not overlap).
 LABEL_CANDIDATES = 60
@@ -88,12 +85,11 @@ class Evidence:
         return self._result[i]
 
     def of(self, d: dict) -> dict:
-        """The evidence of one node or edge: row numbers, and how many there are in all."""
-        papers = sorted(d["papers"], key=lambda p: self.vg.papers.get(p, {}).get("id", p))
-        sents = sorted(d["sentences"])
-        return {"papers": [self.paper(p) for p in papers[:MAX_PAPERS]], "nPapers": len(papers),
-                "sentences": [self.sentence(s) for s in sents[:MAX_SENTENCES]], "nSentences": len(sents),
-                "results": [self.result(r) for r in d["results"][:MAX_RESULTS]], "nResults": len(d["results"])}
+        """The evidence of one node or edge (as much as kg.view.graphdata read
+        for the page): row numbers, and how many there are in all."""
+        return {"papers": [self.paper(p) for p in d["papers"]], "nPapers": d["n_papers"],
+                "sentences": [self.sentence(s) for s in d["sentences"]], "nSentences": d["n_sentences"],
+                "results": [self.result(r) for r in d["results"]], "nResults": d["n_results"]}
 
 
 def vis_options(node_count: int) -> dict:
@@ -131,15 +127,15 @@ def view_payload(vg: ViewGraph) -> dict:
         x, y = positions[iri]
         nodes.append({"id": index[iri], "label": d["label"], "shape": style["shape"], "color": style["color"],
                       "size": node_size(degree), "x": x, "y": y,
-                      "title": f"{d['type']}: {d['label']}{also}\n{degree} relations, {len(d['papers'])} papers"})
+                      "title": f"{d['type']}: {d['label']}{also}\n{degree} relations, {d['n_papers']} papers"})
         node_info.append({"iri": iri, "type": d["type"], "aliases": sorted(d["aliases"]), "degree": degree,
-                          "proposedIn": [evidence.paper(p) for p in sorted(d["proposed_in"])[:MAX_PAPERS]],
+                          "proposedIn": [evidence.paper(p) for p in d["proposed_in"]],
                           **evidence.of(d)})
     edges, edge_info = [], []
     for s, o, rel, d in g.edges(keys=True, data=True):
         edges.append({"id": len(edges), "from": index[s], "to": index[o], "label": rel,
                       "color": style_of("relations", rel, styles)["color"],
-                      "title": f"{g.nodes[s]['label']} {rel} {g.nodes[o]['label']}\n{len(d['papers'])} papers"})
+                      "title": f"{g.nodes[s]['label']} {rel} {g.nodes[o]['label']}\n{d['n_papers']} papers"})
         edge_info.append({"rel": rel, **evidence.of(d)})
 
     linked = sorted((n for n in nodes if node_info[n["id"]]["degree"]),
@@ -149,7 +145,7 @@ def view_payload(vg: ViewGraph) -> dict:
     rel_counts = Counter(e["rel"] for e in edge_info)
     return {
         "meta": {"nodes": len(nodes), "edges": len(edges), "totalNodes": vg.total_nodes,
-                 "papers": len(vg.papers), "notes": vg.notes},
+                 "papers": vg.paper_count, "notes": vg.notes},
         "types": {t: {**style_of("types", t, styles), "count": type_counts[t]}
                   for t in [*styles["types"], *sorted(set(type_counts) - set(styles["types"]))]},
         "relations": {r: {**style_of("relations", r, styles), "count": rel_counts[r]}

@@ -62,7 +62,7 @@ def neighbourhood(graph: nx.MultiDiGraph, centres: list[str], hops: int) -> set[
 
 def top_by_degree(graph: nx.MultiDiGraph, count: int) -> set[str]:
     """The `count` best-connected nodes; papers mentioning a node break ties."""
-    ranked = sorted(graph.nodes, key=lambda n: (-graph.degree(n), -len(graph.nodes[n]["papers"]),
+    ranked = sorted(graph.nodes, key=lambda n: (-graph.degree(n), -graph.nodes[n]["n_papers"],
                                                 graph.nodes[n]["label"]))
     return set(ranked[:count])
 
@@ -89,4 +89,5 @@ def select(vg: ViewGraph, *, focus: str | None = None, hops: int = 1, types: lis
                      f"or --types to see a part, or --max-nodes to raise the limit.")
         graph = graph.subgraph(top_by_degree(graph, shown))
     return ViewGraph(graph=nx.MultiDiGraph(graph), papers=vg.papers, sentences=vg.sentences,
-                     results=vg.results, notes=notes, total_nodes=vg.total_nodes)
+                     results=vg.results, notes=notes, total_nodes=vg.total_nodes, paper_count=vg.paper_count,
+                     entities=vg.entities)
