@@ -150,6 +150,8 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     papers = paper_stream(abstracts, options, workers=workers, dask=dask)
     if progress and progress_wanted():
         papers = track(papers, total=estimate_abstracts(inputs, fmt), desc="build")
+    # The canonical resolver; the engines build their own from the same
+    # gazetteers for the papers' local IRIs.
     resolver = entity_resolver(options.gazetteers)
 
     # Every output is staged and committed together (kg.io.outputs): a build
@@ -158,7 +160,7 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     # graph.ttl is written from the quads as they are made (kg.graph.union).
     with OutputSet(out) as staged:
         store = KGStore(staged.path(STORE_DIRNAME))
-        union = UnionWriter(staged.path(GRAPH_TTL), staged.scratch("union.nq"), resolver.fresh())
+        union = UnionWriter(staged.path(GRAPH_TTL), staged.scratch("union.nq"), resolver)
         try:
             with (store.loader(staged.stage, _LOAD_BATCH) as loader,
                   open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out):
