@@ -5,6 +5,7 @@
     python3 benchmarks/bench_build.py --sizes 100000 --no-view
     python3 benchmarks/bench_build.py --ratio                  # kg build / kg extract, one worker
     python3 benchmarks/bench_build.py --ratio --compare ../main   # ... and of another checkout, same run
+    python3 benchmarks/bench_build.py --sizes 10000 20000 --workers 2 --compare ../main   # taking turns
 
 Corpora: ../shared/bench/scale/passages.jsonl (3,910 distinct passages of
 real ML papers) up to its length; above it, its passages followed by copies
@@ -69,7 +70,17 @@ def child(corpus: str, out: str, workers: int, view: bool) -> None:
     from kg.build import build
     from kg.timing import StageClock
 
-    clock = StageClock()
+    class Clock(StageClock):
+        """Notes the CPU used so far when the stream of papers ends (the
+        canonical pass starts; the workers have been shut down by then)."""
+        stream_cpu: tuple[float, float] | None = None
+
+        def switch(self, stage):
+            if stage == "canonicalise" and self.stream_cpu is None:
+                self.stream_cpu = _cpu()
+            return super().switch(stage)
+
+    clock = Clock()
     peaks: dict[str, int] = {}
     done = threading.Event()
     me = psutil.Process()
@@ -91,20 +102,35 @@ def child(corpus: str, out: str, workers: int, view: bool) -> None:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
+    cpu_before = _cpu()
     summary = build([corpus], out, workers=workers, view=view, clock=clock)
+    cpu = [after - before for after, before in zip(_cpu(), cpu_before)]
+    stream_cpu = [at - before for at, before in zip(clock.stream_cpu or _cpu(), cpu_before)]
     done.set()
     sampler.join()
     print(json.dumps({"abstracts": summary.read, "skipped": len(summary.skipped), "triples": summary.triples,
-                      "seconds": summary.seconds, "stages": summary.stages, "peaks": peaks}))
+                      "seconds": summary.seconds, "stages": summary.stages, "peaks": peaks,
+                      "cpu_build": cpu[0], "cpu_workers": cpu[1], "cpu_build_stream": stream_cpu[0]}))
 
 
-def run_size(n: int, workers: int, view: bool, keep: bool) -> dict:
+def _cpu() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process (all its threads) and of its
+    ended children (the extraction workers, once the build has shut them down)."""
+    import resource
+
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, children.ru_utime + children.ru_stime
+
+
+def run_size(n: int, workers: int, view: bool, keep: bool, tree: Path = ROOT) -> dict:
     from bench_corpus import PASSAGES, make_corpus
 
     corpus = make_corpus(n, source=PASSAGES)
     out = Path(tempfile.mkdtemp(prefix=f"kg-bench-build-{n}-"))
-    print(f"building {n} abstracts in {out} (progress every 10 s in {out.with_suffix('.log')})", flush=True)
-    cmd = [sys.executable, __file__, "--child", str(corpus), str(out), "--workers", str(workers)]
+    print(f"building {n} abstracts with {tree} in {out} (progress every 10 s in {out.with_suffix('.log')})",
+          flush=True)
+    cmd = [sys.executable, __file__, "--child", str(corpus), str(out), "--workers", str(workers),
+           "--child-tree", str(tree)]
     if not view:
         cmd.append("--no-view")
     started = time.perf_counter()
@@ -136,6 +162,12 @@ def report(results: list[dict]) -> None:
     print("\nload average (1, 5, 15 min) when each build ended (2 cores, shared with other work):")
     for r in results:
         print(f"{r['abstracts']:9d}  " + " ".join(f"{x:.1f}" for x in r.get("load", ())))
+    print("\nCPU seconds of the build process (all its threads: while papers stream in, after) and of its"
+          " extraction workers (all together), steadier than the clock on a shared machine:")
+    for r in results:
+        if "cpu_build_stream" in r:
+            print(f"{r['abstracts']:9d}  build process {r['cpu_build']:7.1f} (stream {r['cpu_build_stream']:7.1f}, "
+                  f"after {r['cpu_build'] - r['cpu_build_stream']:7.1f})  workers {r['cpu_workers']:7.1f}")
     print("\npeak resident memory by stage (MiB, build process and its workers):")
     print(f"{'abstracts':>9}  " + " ".join(f"{s[:8]:>8}" for s in ["setup", *seen]))
     for r in results:
@@ -168,6 +200,22 @@ def growth(results: list[dict]) -> None:
     print(f"        {size_ratio:.0f}x the abstracts took {time_ratio:.1f}x the time "
           f"({time_ratio / size_ratio:.2f} of linear) and {mem_last / mem_first:.2f}x the peak memory "
           f"({mem_first:.0f} -> {mem_last:.0f} MiB)")
+
+
+def compare_sizes(trees: list[Path], results: dict[Path, list[dict]]) -> None:
+    """Each checkout's seconds as a multiple of the last one's (this checkout), size by size."""
+    print(f"\nagainst {trees[-1]} (same run, taking turns): wall seconds, CPU seconds of the build process "
+          "(all threads), and of it while papers stream in")
+    for i, n in enumerate(r["abstracts"] for r in results[trees[-1]]):
+        mine = results[trees[-1]][i]
+        cells = []
+        for tree in trees:
+            r = results[tree][i]
+            cells.append(f"{tree.name}: {r['seconds']:.1f} s ({r['seconds'] / mine['seconds']:.2f}x), "
+                         f"CPU {r['cpu_build']:.1f} s ({r['cpu_build'] / mine['cpu_build']:.2f}x), "
+                         f"in the stream {r['cpu_build_stream']:.1f} s "
+                         f"({r['cpu_build_stream'] / mine['cpu_build_stream']:.2f}x)")
+        print(f"{n:9d}  " + "  |  ".join(cells))
 
 
 def _timed(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, str]:
@@ -235,21 +283,33 @@ def main() -> None:
     ap.add_argument("--ratio", action="store_true", help="kg build / kg extract wall time on passages.jsonl")
     ap.add_argument("--runs", type=int, default=3, help="--ratio: runs of each (default 3)")
     ap.add_argument("--compare", metavar="TREE", action="append", default=[],
-                    help="--ratio: also time the kg of this checkout, in the same run (repeatable)")
+                    help="also time the kg of this checkout, in the same run (repeatable); with --sizes, "
+                         "the checkouts take turns at each size")
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
+    ap.add_argument("--child-tree", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    trees = [Path(t).resolve() for t in args.compare] + [ROOT]
     if args.ratio:
-        ratio([Path(t).resolve() for t in args.compare] + [ROOT], args.runs)
+        ratio(trees, args.runs)
         return
     if args.child:
+        if args.child_tree is not None:
+            sys.path.insert(0, str(args.child_tree))  # that checkout's kg, not this one's
         child(args.child[0], args.child[1], args.workers, not args.no_view)
         return
-    results = []
+    results: dict[Path, list[dict]] = {tree: [] for tree in trees}
     for n in sorted(args.sizes):
-        r = run_size(n, args.workers, not args.no_view, args.keep)
-        print(f"{n} abstracts: {r['seconds']:.1f} s, peak {max(r['peaks'].values()) / MiB:.0f} MiB", flush=True)
-        results.append(r)
-    report(results)
+        for tree in trees:
+            r = run_size(n, args.workers, not args.no_view, args.keep, tree)
+            print(f"{n} abstracts, {tree}: {r['seconds']:.1f} s, peak {max(r['peaks'].values()) / MiB:.0f} MiB",
+                  flush=True)
+            results[tree].append(r)
+    for tree in trees:
+        if len(trees) > 1:
+            print(f"\n== {tree}")
+        report(results[tree])
+    if len(trees) > 1:
+        compare_sizes(trees, results)
 
 
 if __name__ == "__main__":

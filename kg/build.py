@@ -7,7 +7,6 @@ into place, so an interrupted build leaves the previous outputs usable.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections import Counter
@@ -17,7 +16,6 @@ from pathlib import Path
 from typing import Iterable
 
 from kg.model import ExtractOptions
-from kg.graph import record_quads
 from kg.graph.canonical import Resolver
 from kg.graph.union import UnionWriter
 from kg.io import ReadReport, gazetteer_files, read_inputs
@@ -138,7 +136,7 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     previous outputs as they were, when not one abstract could be read."""
     # Imported here: the extractor loads spaCy, which the graph side of kg
     # (entity_resolver, finish_outputs, `kg remove`) does not need.
-    from kg.extract.stream import record_stream
+    from kg.extract.stream import paper_stream
 
     t0 = time.perf_counter()
     out = Path(out_dir)
@@ -147,9 +145,13 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     report = ReadReport()
     clock = clock or StageClock()
     abstracts = clock.iterate("read", read_inputs(inputs, report, fmt, fields))
-    pairs = record_stream(abstracts, options, workers=workers, dask=dask)
+    # Each paper comes ready to append (kg.graph.paper_output), made where it
+    # is extracted: with several workers, the work is theirs.
+    papers = paper_stream(abstracts, options, workers=workers, dask=dask)
     if progress and progress_wanted():
-        pairs = track(pairs, total=estimate_abstracts(inputs, fmt), desc="build")
+        papers = track(papers, total=estimate_abstracts(inputs, fmt), desc="build")
+    # The canonical resolver; the engines build their own from the same
+    # gazetteers for the papers' local IRIs.
     resolver = entity_resolver(options.gazetteers)
 
     # Every output is staged and committed together (kg.io.outputs): a build
@@ -158,23 +160,19 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     # graph.ttl is written from the quads as they are made (kg.graph.union).
     with OutputSet(out) as staged:
         store = KGStore(staged.path(STORE_DIRNAME))
-        union = UnionWriter(staged.path(GRAPH_TTL), staged.scratch("union.nq"), resolver.fresh())
+        union = UnionWriter(staged.path(GRAPH_TTL), staged.scratch("union.nq"), resolver)
         try:
             with (store.loader(staged.stage, _LOAD_BATCH) as loader,
                   open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out):
-                for abstract, record in clock.iterate("extract", pairs):
+                for paper in clock.iterate("extract", papers):
                     with clock.stage("records"):
-                        rec_out.write(json.dumps(record, ensure_ascii=False) + "\n")
-                    for etype, ents in record["entities"].items():
-                        summary.entities[etype] += len(ents)
-                    for rel in record["relations"]:
-                        summary.relations[rel["p"]] += 1
-                    with clock.stage("graph"):
-                        quads = list(record_quads(abstract, record, resolver))
+                        rec_out.write(paper.record_line)
+                    summary.entities.update(paper.entities)
+                    summary.relations.update(paper.relations)
                     with clock.stage("store"):
-                        loader.add(quads)
+                        loader.add(paper.nquads, paper.quads)
                     with clock.stage("export"):
-                        union.add_paper(record["id"], quads)
+                        union.add_paper(paper)
                 with clock.stage("store"):
                     loader.close()  # waits for the last batch
             if report.read == 0:  # an empty graph must not replace the previous one

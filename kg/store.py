@@ -177,8 +177,8 @@ class BackgroundLoad:
     """Loads quads into a store in a second thread, by Oxigraph's bulk loader,
     so a build goes on extracting while the store is written.
 
-    `add` appends a paper's quads to an N-Quads file in `folder` (pyoxigraph's
-    serializer); every `batch` quads the file is queued, and the thread hands
+    `add` appends a paper's quads, as N-Quads, to a file in `folder`; every
+    `batch` quads the file is queued, and the thread hands
     it to `Store.bulk_load`, which parses and loads it without Python's lock
     (given bytes instead, it would take the lock to read them and slow the
     caller down), then deletes it. Nothing is held in Python between papers,
@@ -210,16 +210,18 @@ class BackgroundLoad:
             finally:
                 path.unlink(missing_ok=True)
 
-    def add(self, quads: list[ox.Quad]) -> None:
+    def add(self, nquads: bytes, count: int) -> None:
+        """Queue `count` quads, given as N-Quads (kg.graph.paper_output makes
+        them where the record is made, often in another process)."""
         self._raise()
-        if not quads:
+        if not count:
             return
         if self._fh is None:
             self._files += 1
             self._path = self.folder / f".load-{self._files}.nq"
             self._fh = open(self._path, "wb")
-        ox.serialize(quads, self._fh, ox.RdfFormat.N_QUADS)
-        self._in_file += len(quads)
+        self._fh.write(nquads)
+        self._in_file += count
         if self._in_file >= self.batch:
             self._hand_over()
 

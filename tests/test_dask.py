@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pyoxigraph as ox
 import pytest
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
@@ -12,6 +13,8 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 from kg.cli import main  # noqa: E402
 from kg.extract import dask_runner  # noqa: E402
 from kg.extract.dask_runner import DaskError, dask_records  # noqa: E402
+from kg.extract.stream import paper_stream  # noqa: E402
+from kg.graph.paper_output import PaperOutput  # noqa: E402
 
 from test_parallel import invented_abstracts  # noqa: E402
 
@@ -45,6 +48,19 @@ def test_dask_build_gives_the_same_graph_as_a_local_build(tmp_path, corpus, clus
     assert local_quads == _nquads(tmp_path, remote)
     assert len(local_quads) > 100
     assert (local / "records.jsonl").read_bytes() == (remote / "records.jsonl").read_bytes()
+    assert _ttl_triples(local) == _ttl_triples(remote)
+
+
+def _ttl_triples(out_dir) -> list[str]:
+    return sorted(str(q.triple) for q in ox.parse(path=str(out_dir / "graph.ttl"), format=ox.RdfFormat.TURTLE))
+
+
+def test_dask_workers_make_the_papers_this_process_makes(cluster):
+    abstracts = invented_abstracts(9)
+    with distributed.Client(cluster) as client:
+        remote = [paper for _, paper in dask_records(iter(abstracts), client, partition=4, papers=True)]
+    assert remote == list(paper_stream(abstracts))
+    assert all(isinstance(p, PaperOutput) and p.nquads for p in remote)
 
 
 def test_partitions_run_on_both_workers_and_come_back_in_order(cluster):

@@ -7,6 +7,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pyoxigraph as ox
 import pytest
 
 from kg.cli import main
@@ -139,6 +140,9 @@ def test_build_with_workers_gives_the_same_graph(tmp_path):
     two = sorted((tmp_path / "two.nq").read_text(encoding="utf-8").splitlines())
     assert one == two and len(one) > 100
     assert (tmp_path / "one" / "records.jsonl").read_bytes() == (tmp_path / "two" / "records.jsonl").read_bytes()
+    ttl = [sorted(str(q.triple) for q in ox.parse(path=str(tmp_path / name / "graph.ttl"), format=ox.RdfFormat.TURTLE))
+           for name in ("one", "two")]
+    assert ttl[0] == ttl[1] and len(ttl[0]) > 100
 
 
 def test_workers_must_be_a_positive_number(capsys):

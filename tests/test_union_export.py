@@ -13,6 +13,7 @@ from kg.build import build, demo_corpus
 from kg.graph import record_quads
 from kg.graph.build import default_resolver
 from kg.graph.entities import canonicalise, rename
+from kg.graph.paper_output import paper_output
 from kg.graph.union import UnionWriter
 from kg.model import Abstract
 from kg.store import BackgroundLoad, KGStore, StoreError
@@ -54,9 +55,9 @@ def streamed(tmp_path) -> tuple[ox.Store, bytes]:
     db = ox.Store()
     writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh())
     for abstract, record in PAPERS:
-        quads = list(record_quads(abstract, record, resolver))
-        db.bulk_extend(quads)
-        writer.add_paper(record["id"], quads)
+        paper = paper_output(abstract, record, resolver)
+        db.bulk_extend(record_quads(abstract, record, resolver))
+        writer.add_paper(paper)
     report = writer.finish(db)
     assert report.renamed >= 1  # the case this test is about
     assert not (tmp_path / ".union.nq").exists()
@@ -113,11 +114,11 @@ def test_background_load_loads_every_batch_and_reports_failures(tmp_path):
     store = KGStore(tmp_path / "store")
     resolver = default_resolver()
     expected = set()
-    with store.loader(tmp_path) as loader:
+    with store.loader(tmp_path, batch=10) as loader:  # several files
         for abstract, record in PAPERS:
-            quads = list(record_quads(abstract, record, resolver))
-            expected.update(quads)
-            loader.add(quads)
+            expected.update(record_quads(abstract, record, resolver))
+            paper = paper_output(abstract, record, resolver)
+            loader.add(paper.nquads, paper.quads)
     assert set(store.db) == expected
     assert not list(tmp_path.glob(".load-*"))
     store.close()
@@ -128,4 +129,4 @@ def test_background_load_loads_every_batch_and_reports_failures(tmp_path):
 
     with pytest.raises(StoreError, match="disk full"):
         with BackgroundLoad(Broken(), tmp_path) as loader:
-            loader.add(quads)
+            loader.add(paper.nquads, paper.quads)

@@ -1,8 +1,9 @@
 """Extraction on an existing Dask cluster.
 
 Partitions of abstracts are sent to the cluster's workers, which run the same
-Extractor as a local build; records come back in input order and the caller
-loads them into the store, so the graph is the same as a local build's. A few
+kg.extract.worker.Worker as a local build; records (or, for a build, each
+paper's share of the build) come back in input order and the caller loads
+them into the store, so the graph is the same as a local build's. A few
 partitions per worker thread are in flight at a time, so the client's memory
 stays bounded. Workers need kg installed; extra gazetteer and rules files are sent to
 them, so they need not share a file system with the client.
@@ -29,9 +30,10 @@ class DaskError(RuntimeError):
 
 
 def dask_records(abstracts: Iterable[Abstract], scheduler: Any, options: ExtractOptions = ExtractOptions(), *,
-                 partition: int = PARTITION) -> Iterator[Pair]:
+                 partition: int = PARTITION, papers: bool = False) -> Iterator[Pair]:
     """(abstract, record) pairs in input order, extracted on the Dask cluster at
-    `scheduler` (an address such as tcp://host:8786, or a distributed.Client)."""
+    `scheduler` (an address such as tcp://host:8786, or a distributed.Client);
+    for `papers`, (abstract, PaperOutput) pairs (kg.extract.worker)."""
     client, owned = connect(scheduler)
     try:
         files = (tuple((Path(p).name, Path(p).read_bytes()) for p in options.gazetteers),
@@ -44,7 +46,7 @@ def dask_records(abstracts: Iterable[Abstract], scheduler: Any, options: Extract
             yield from ordered_results(
                 chunked(abstracts, partition),
                 lambda chunk: client.submit(extract_partition, chunk, key, files_on_cluster, options.min_confidence,
-                                             pure=False),
+                                             papers, pure=False),
                 window=max(2, threads * IN_FLIGHT_PER_THREAD),
             )
         except ImportError as err:  # raised on a worker, re-raised here
@@ -70,25 +72,26 @@ def connect(scheduler: Any) -> tuple[Any, bool]:
 
 
 # -- worker side ----------------------------------------------------------------
-# One Extractor per worker thread and set of user files: a spaCy pipeline is built
-# once, not once per partition, and is never shared between threads.
+# One Worker per worker thread, set of user files and kind of result: a spaCy
+# pipeline is built once, not once per partition, and is never shared between threads.
 _local = threading.local()
 _worker_dirs: dict[str, list[list[str]]] = {}
 _dirs_lock = threading.Lock()
 
 
 def extract_partition(chunk: list[Abstract], key: str, files: tuple[tuple[tuple[str, bytes], ...], ...],
-                      min_confidence: float) -> list[dict]:
-    extractors = getattr(_local, "extractors", None)
-    if extractors is None:
-        extractors = _local.extractors = {}
-    extractor = extractors.get(key)
-    if extractor is None:
-        from kg.extract.record import Extractor
+                      min_confidence: float, papers: bool = False) -> list:
+    workers = getattr(_local, "workers", None)
+    if workers is None:
+        workers = _local.workers = {}
+    worker = workers.get((key, papers))
+    if worker is None:
+        from kg.extract.worker import Worker
 
         gazetteers, rules = _worker_files(key, files)
-        extractor = extractors[key] = Extractor(gazetteers, rules, min_confidence)
-    return [rec for _, rec in extractor.records(chunk, batch_size=len(chunk))]
+        options = ExtractOptions(tuple(gazetteers), tuple(rules), min_confidence)
+        worker = workers[(key, papers)] = Worker(options, papers)
+    return worker.chunk(chunk)
 
 
 def _worker_files(key: str, files: tuple[tuple[tuple[str, bytes], ...], ...]) -> list[list[str]]:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar
 from kg.model import Abstract, ExtractOptions
 
 T = TypeVar("T")
-Pair = tuple[Abstract, dict]
+Pair = tuple[Abstract, Any]  # a record, or a PaperOutput for a build
 
 DEFAULT_CHUNK = 32
 # Chunks in flight per worker: enough that no worker waits for the next chunk.
@@ -64,21 +64,21 @@ def _pairs(chunk: list[Abstract], fut: _Result) -> Iterator[Pair]:
 
 
 # -- worker side ----------------------------------------------------------------
-_worker_extractor = None
+_worker = None
 
 
-def _init_worker(options: ExtractOptions) -> None:
-    global _worker_extractor
+def _init_worker(options: ExtractOptions, papers: bool) -> None:
+    global _worker
     import signal
 
-    from kg.extract.record import Extractor
+    from kg.extract.worker import Worker
 
     # Ctrl-C is the parent's to handle: it stops sending chunks and shuts the
     # pool down, instead of every worker printing its own traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent()
 
-    _worker_extractor = Extractor.from_options(options)
+    _worker = Worker(options, papers)
 
 
 def _exit_with_parent() -> None:
@@ -97,18 +97,20 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="kg-parent-watch", daemon=True).start()
 
 
-def _extract_chunk(chunk: list[Abstract]) -> list[dict]:
-    return [rec for _, rec in _worker_extractor.records(chunk, batch_size=len(chunk))]
+def _extract_chunk(chunk: list[Abstract]) -> list:
+    return _worker.chunk(chunk)
 
 
 # -- parent side ----------------------------------------------------------------
 def parallel_records(abstracts: Iterable[Abstract], options: ExtractOptions = ExtractOptions(), *,
-                     workers: int = 2, chunk_size: int = DEFAULT_CHUNK) -> Iterator[Pair]:
-    """(abstract, record) pairs in input order, extracted by `workers` processes."""
+                     workers: int = 2, chunk_size: int = DEFAULT_CHUNK, papers: bool = False) -> Iterator[Pair]:
+    """(abstract, record) pairs in input order, extracted by `workers`
+    processes; for `papers`, (abstract, PaperOutput) pairs (kg.extract.worker)."""
     # The platform's default start method: fork on Linux, where workers then
     # share the parent's imported spaCy and start in a fraction of a second.
     ctx = multiprocessing.get_context()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(options,))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
+                               initargs=(options, papers))
     try:
         yield from ordered_results(chunked(abstracts, chunk_size), lambda c: pool.submit(_extract_chunk, c),
                                    window=workers * IN_FLIGHT_PER_WORKER)

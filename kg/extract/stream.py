@@ -3,9 +3,12 @@ process, local worker processes, or a Dask cluster."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from kg.model import Abstract, ExtractOptions
+
+if TYPE_CHECKING:
+    from kg.graph.paper_output import PaperOutput
 
 Pair = tuple[Abstract, dict]
 
@@ -16,6 +19,18 @@ def record_stream(abstracts: Iterable[Abstract], options: ExtractOptions = Extra
     process, `workers` local processes, or a Dask cluster (`dask` is a
     scheduler address or a distributed.Client). Bad gazetteer or rules files
     are reported here, before any work starts."""
+    return _stream(abstracts, options, workers, dask, papers=False)
+
+
+def paper_stream(abstracts: Iterable[Abstract], options: ExtractOptions = ExtractOptions(), *,
+                 workers: int = 1, dask: Any = None) -> Iterator[PaperOutput]:
+    """What a build writes for each abstract (kg.graph.paper_output), in input
+    order, made by the same engines as `record_stream`."""
+    return (paper for _, paper in _stream(abstracts, options, workers, dask, papers=True))
+
+
+def _stream(abstracts: Iterable[Abstract], options: ExtractOptions, workers: int, dask: Any,
+            papers: bool) -> Iterator[tuple[Abstract, Any]]:
     from kg import rules
     from kg.io.gazetteer_files import load_file
 
@@ -25,11 +40,11 @@ def record_stream(abstracts: Iterable[Abstract], options: ExtractOptions = Extra
     if dask is not None:
         from kg.extract.dask_runner import dask_records
 
-        return dask_records(abstracts, dask, options)
+        return dask_records(abstracts, dask, options, papers=papers)
     if workers > 1:
         from kg.extract.parallel import parallel_records
 
-        return parallel_records(abstracts, options, workers=workers)
-    from kg.extract.record import Extractor
+        return parallel_records(abstracts, options, workers=workers, papers=papers)
+    from kg.extract.worker import Worker
 
-    return Extractor.from_options(options).records(abstracts)
+    return Worker(options, papers).results(abstracts)

@@ -70,12 +70,18 @@ def quad_namings(quads: Iterable[ox.Quad]) -> dict[ox.NamedNode, tuple[list[str]
     return out
 
 
-def add_namings(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> None:
-    """Pass 1 of the resolver: one paper's namings."""
+def typed_namings(found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """(entity type, names, aliases) of each entity node of `found` that the resolver takes."""
     for node, (names, aliases) in found.items():
         etype = entity_type(node.value)
         if etype and names:
-            resolver.add(etype, names, aliases)
+            yield etype, names, aliases
+
+
+def add_namings(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> None:
+    """Pass 1 of the resolver: one paper's namings."""
+    for etype, names, aliases in typed_namings(found):
+        resolver.add(etype, names, aliases)
 
 
 def renames(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> dict[ox.NamedNode, ox.NamedNode]:

@@ -28,16 +28,18 @@ instead (KGStore.dump), which gives the same triples.
 from __future__ import annotations
 
 import os
-from typing import BinaryIO, Iterable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator
 
 import pyoxigraph as ox
 
 from kg.graph import iris
 from kg.graph.canonical import Resolver
-from kg.graph.entities import (CanonicalReport, Renames, add_namings, quad_namings, renames,
-                               write_entities)
+from kg.graph.entities import CanonicalReport, Renames, quad_namings, renames, write_entities
 from kg.graph.vocab import GRAPH, ID, PREFIXES, SEGMENT_TYPE
 from kg.timing import StageClock
+
+if TYPE_CHECKING:
+    from kg.graph.paper_output import PaperOutput
 
 _PREFIXES = {k: str(v) for k, v in PREFIXES.items()}
 _ID_PAPER = str(ID["paper/"])
@@ -58,6 +60,21 @@ def turtle_body(triples: Iterable[ox.Triple]) -> bytes:
     return data  # repeated @prefix lines are still valid Turtle
 
 
+def split_paper(paper_id: str, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad], list[ox.Quad]]:
+    """One paper's quads as (final, waiting): final ones go to graph.ttl at
+    once, the others wait for the canonical pass (see the module doc)."""
+    node = str(iris.paper_iri(paper_id))
+    under = node + "/"
+    final, waiting = [], []
+    for quad in quads:
+        subject = quad.subject.value
+        if (subject == node or subject.startswith(under)) and not _is_entity(quad.object):
+            final.append(quad)
+        else:
+            waiting.append(quad)
+    return final, waiting
+
+
 def paper_node_of_graph(graph: str) -> str:
     """The paper's own IRI from its graph's IRI (graph:paper/X -> id:paper/X)."""
     return _ID_PAPER + graph.removeprefix(_GRAPH_PAPER)
@@ -67,10 +84,11 @@ class UnionWriter:
     """Writes the union of the papers' triples to `out` and runs the canonical
     pass on `db` on the way (see the module doc).
 
-    Feed each paper's quads to `add_paper` while they are loaded into `db`;
-    once all are loaded, `finish` renames the entities the resolver joins,
-    in `db` and in the file, writes the entities graph to both and closes the
-    file. `resolver` is fed here (pass 1) and finished in `finish`."""
+    Feed each paper (kg.graph.paper_output) to `add_paper` while its quads
+    are loaded into `db`; once all are loaded, `finish` renames the entities
+    the resolver joins, in `db` and in the file, writes the entities graph to
+    both and closes the file. `resolver` is fed here (pass 1) and finished in
+    `finish`."""
 
     def __init__(self, out: str | os.PathLike, spool: str | os.PathLike, resolver: Resolver):
         self.spool_path = spool
@@ -79,22 +97,14 @@ class UnionWriter:
         self._out.write(turtle_header())
         self._spool: BinaryIO = open(spool, "wb")
 
-    def add_paper(self, paper_id: str, quads: Iterable[ox.Quad]) -> None:
-        """Take in every quad of one paper (all in its named graph)."""
-        node = str(iris.paper_iri(paper_id))
-        under = node + "/"
-        final, waiting = [], []
-        for quad in dict.fromkeys(quads):  # a paper may state a triple twice
-            subject = quad.subject.value
-            if (subject == node or subject.startswith(under)) and not _is_entity(quad.object):
-                final.append(quad)
-            else:
-                waiting.append(quad)
-        add_namings(self.resolver, quad_namings(waiting))
-        # Written now, a paper at a time (as fast as in larger runs): holding
-        # quads in Python would make every garbage collection longer.
-        self._out.write(turtle_body(q.triple for q in final))
-        ox.serialize(waiting, self._spool, ox.RdfFormat.N_QUADS)
+    def add_paper(self, paper: PaperOutput) -> None:
+        """Take in one paper, made ready by kg.graph.paper_output: its final
+        Turtle is written now, its waiting quads go to the spool, and its
+        namings to the resolver."""
+        for naming in paper.namings:
+            self.resolver.add(*naming)
+        self._out.write(paper.turtle)
+        self._spool.write(paper.waiting)
 
     def finish(self, db: ox.Store, clock: StageClock | None = None) -> CanonicalReport:
         """After the last paper is loaded into `db`: the canonical pass on `db`,

@@ -1,0 +1,75 @@
+"""Each paper's share of a build (kg.graph.paper_output), made where the record
+is made: it holds the paper's quads, split as graph.ttl needs them, and every
+engine makes the same bytes."""
+
+from __future__ import annotations
+
+import json
+
+import pyoxigraph as ox
+import pytest
+
+from kg.build import entity_resolver
+from kg.extract import Extractor
+from kg.extract.stream import paper_stream
+from kg.graph import iris
+from kg.graph.build import record_quads
+from kg.graph.entities import quad_namings, typed_namings
+from kg.graph.paper_output import PaperOutput, paper_output
+from kg.graph.union import turtle_header
+from kg.model import Abstract, ExtractOptions
+
+from test_parallel import invented_abstracts
+
+
+@pytest.fixture(scope="module")
+def extracted():
+    abstracts = invented_abstracts(12)
+    return list(Extractor().records(abstracts))
+
+
+def _triples(turtle: bytes) -> set[ox.Triple]:
+    return {q.triple for q in ox.parse(turtle_header() + turtle, ox.RdfFormat.TURTLE)}
+
+
+def test_a_paper_output_holds_its_quads_split_for_graph_ttl(extracted):
+    resolver = entity_resolver()
+    for abstract, record in extracted:
+        quads = list(dict.fromkeys(record_quads(abstract, record, resolver)))
+        paper = paper_output(abstract, record, resolver)
+        assert paper.id == record["id"]
+        assert json.loads(paper.record_line) == record and paper.record_line.endswith("\n")
+        stored = list(ox.parse(paper.nquads, ox.RdfFormat.N_QUADS))
+        assert paper.quads == len(stored)
+        assert stored == quads
+        waiting = set(ox.parse(paper.waiting, ox.RdfFormat.N_QUADS))
+        final = _triples(paper.turtle)
+        assert waiting <= set(quads)
+        assert final | {q.triple for q in waiting} == {q.triple for q in quads}
+        assert not final & {q.triple for q in waiting}
+        assert all(t.subject.value.startswith(str(iris.paper_iri(paper.id))) for t in final)  # the paper's own
+        assert list(paper.namings) == [(t, tuple(n), tuple(a)) for t, n, a in typed_namings(quad_namings(quads))]
+        assert paper.entities == {t: len(e) for t, e in record["entities"].items()}
+        assert sum(paper.relations.values()) == len(record["relations"])
+    assert any(p.namings for p in (paper_output(a, r, resolver) for a, r in extracted))
+
+
+def test_every_local_engine_makes_the_same_papers(extracted):
+    abstracts = [a for a, _ in extracted]
+    here = list(paper_stream(abstracts))
+    assert all(isinstance(p, PaperOutput) for p in here)
+    assert [p.id for p in here] == [a.id for a in abstracts]
+    assert list(paper_stream(abstracts, workers=2)) == here
+
+
+def test_workers_give_the_users_gazetteer_names_the_same_iris(tmp_path):
+    # A name only the user's gazetteer knows, written differently in the text:
+    # its IRI comes from the gazetteer's name, in the workers as in this process.
+    gaz = tmp_path / "datasets.jsonl"
+    gaz.write_text('{"name": "Numbat Tracks", "aliases": ["NT-7"]}\n', encoding="utf-8")
+    options = ExtractOptions(gazetteers=(str(gaz),))
+    abstracts = [Abstract(id=f"n{i}", text=f"We evaluate Quoll{i}Net on NT-7. Quoll{i}Net beats the baseline.")
+                 for i in range(4)]
+    here = list(paper_stream(abstracts, options))
+    assert b"/id/dataset/numbat-tracks>" in here[0].nquads
+    assert list(paper_stream(abstracts, options, workers=2)) == here
