@@ -157,6 +157,8 @@ def test_facts_carry_paper_sentence_span_extractor_and_confidence():
     assert select(db, "SELECT ?m ?d WHERE { ?m mlkg:evaluatedOn ?d }") == [
         (str(iris.ID["method/novanet"]), str(iris.ID["dataset/cifar-10"]))]
     assert select(db, "SELECT ?e WHERE { ?p mlkg:proposes ?e }") == [(str(iris.ID["method/novanet"]),)]
+    # The first sentence is no fact's source: the abstract holds its text, no node does.
+    assert select(db, "SELECT ?t WHERE { ?s a mlkg:Sentence ; mlkg:text ?t }") == [("NovaNet is evaluated on CIFAR-10.",)]
 
 
 def test_a_relation_without_span_is_traced_to_the_sentence_mentioning_both_ends():

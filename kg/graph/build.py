@@ -5,7 +5,6 @@ so a paper can be replaced or removed as a unit.
 
     paper_quads        the paper: fabio:ResearchPaper, dcterms:title, ...
     provenance_quads   the extraction run (prov:Activity) and the extractor
-    sentence_quads     the sentences the record found (mlkg:Sentence)
     entity_quads       the entities the record lists, each with the names
                        this paper uses for it
     relation_quads     each relation: the entities it names, then
@@ -13,6 +12,7 @@ so a paper can be replaced or removed as a unit.
                          as an rdf:Statement with its provenance
       result_quads       improvesOver and achieves as a mls:ModelEvaluation
                          with its value, dataset and metric
+    sentence_quads     the sentences those facts were read from (mlkg:Sentence)
 
 Entities get the IRI their names and the gazetteer give
 (`Resolver.local_iri`); the store's canonical pass (`kg.graph.entities`)
@@ -63,11 +63,12 @@ def record_quads(abstract: Abstract, record: dict, resolver: Resolver | None = N
     paper = Paper.of(abstract, record)
     yield from paper_quads(paper)
     yield from provenance_quads(paper, record.get("extractor") or {})
-    yield from sentence_quads(paper)
     entities = PaperEntities(paper, resolver or default_resolver())
     yield from entity_quads(entities, record.get("entities") or {})
-    for index, relation in enumerate(record.get("relations") or []):
-        yield from relation_quads(paper, entities, index, relation)
+    facts = [quad for index, relation in enumerate(record.get("relations") or [])
+             for quad in relation_quads(paper, entities, index, relation)]
+    yield from facts
+    yield from sentence_quads(paper, {quad.object for quad in facts if quad.predicate == PROV.wasDerivedFrom})
 
 
 def paper_graph(abstract: Abstract, record: dict, resolver: Resolver | None = None) -> rdflib.Dataset:
@@ -184,12 +185,14 @@ def provenance_quads(paper: Paper, extractor: dict) -> Iterator[ox.Quad]:
     yield q(agent, SKOS.prefLabel, ox.Literal(f"{name} {version}".strip()))
 
 
-def sentence_quads(paper: Paper) -> Iterator[ox.Quad]:
-    """Each sentence with its text and character span."""
+def sentence_quads(paper: Paper, sources: set[ox.NamedNode]) -> Iterator[ox.Quad]:
+    """The sentences facts were read from (`sources`), each with its text and
+    character span. The others are left out: nothing refers to them, the
+    abstract holds their text, and they were a third of a paper's quads."""
     q = paper.quad
     for (start, end), sentence in zip(paper.sentences, paper.sentence_nodes):
-        if start == end:
-            continue  # outside the text
+        if start == end or sentence not in sources:
+            continue  # outside the text, or no fact's source
         yield q(sentence, RDF.type, MLKG.Sentence)
         yield q(sentence, DCTERMS.isPartOf, paper.node)
         yield q(sentence, MLKG.text, ox.Literal(paper.abstract.text[start:end]))
