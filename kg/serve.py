@@ -74,8 +74,8 @@ def _store_dir(build_dir: Path) -> Path:
 
 
 def _prefixes() -> dict[str, str]:
-    from kg.graph.vocab import PREFIXES
-    return {k: str(v) for k, v in PREFIXES.items()}
+    from kg.sparql.prefixes import query_prefixes
+    return query_prefixes()
 
 
 class SparqlServer(ThreadingHTTPServer):

@@ -258,5 +258,5 @@ class BackgroundLoad:
 
 
 def _prefixes() -> dict[str, str]:
-    from kg.graph.vocab import PREFIXES
-    return {k: str(v) for k, v in PREFIXES.items()}
+    from kg.sparql.prefixes import query_prefixes
+    return query_prefixes()

@@ -41,21 +41,20 @@ from kg.timing import StageClock
 if TYPE_CHECKING:
     from kg.graph.paper_output import PaperOutput
 
-_PREFIXES = {k: str(v) for k, v in PREFIXES.items()}
 _ID_PAPER = str(ID["paper/"])
 _GRAPH_PAPER = str(GRAPH["paper/"])
 
 
 def turtle_header() -> bytes:
-    return "".join(f"@prefix {k}: <{v}> .\n" for k, v in _PREFIXES.items()).encode()
+    return "".join(f"@prefix {k}: <{v}> .\n" for k, v in PREFIXES.items()).encode()
 
 
 def turtle_body(triples: Iterable[ox.Triple]) -> bytes:
     """Turtle for `triples` without the prefix lines the serializer puts first
     (the file states them once, at its top)."""
-    data = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=_PREFIXES)
-    lines = data.split(b"\n", len(_PREFIXES))
-    if len(lines) > len(_PREFIXES) and all(line.startswith(b"@prefix ") for line in lines[:-1]):
+    data = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES)
+    lines = data.split(b"\n", len(PREFIXES))
+    if len(lines) > len(PREFIXES) and all(line.startswith(b"@prefix ") for line in lines[:-1]):
         return lines[-1]
     return data  # repeated @prefix lines are still valid Turtle
 

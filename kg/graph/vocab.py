@@ -10,19 +10,21 @@ kg.graph.nodes gives the same terms as pyoxigraph nodes.
 """
 
 from rdflib import Namespace
-from rdflib.namespace import DCTERMS, FOAF, OWL, PROV, RDF, RDFS, SDO, SKOS, XSD, DefinedNamespace
+# rdflib's namespaces are imported from here like kg's own (RDF is used below, the others re-exported).
+from rdflib.namespace import DCTERMS, FOAF, OWL, PROV, RDF, RDFS, SDO, SKOS, XSD, DefinedNamespace  # noqa: F401
 from rdflib.term import URIRef
 
-BASE = "https://w3id.org/mlkg/"
-ID = Namespace(BASE + "id/")           # entities, papers, sentences, results
-GRAPH = Namespace(BASE + "graph/")     # one named graph per paper, plus ENTITIES_GRAPH
+from kg.sparql.prefixes import PREFIXES  # the one map of prefixes; re-exported here
+
+ID = Namespace(PREFIXES["id"])         # entities, papers, sentences, results
+GRAPH = Namespace(PREFIXES["kgg"])     # one named graph per paper, plus ENTITIES_GRAPH
 ENTITIES_GRAPH = GRAPH["entities"]     # canonical labels and types, recomputed from the paper graphs
 
 
 class MLKG(DefinedNamespace):
     """Our own terms, only where no standard vocabulary has one (schemas/ontology.ttl)."""
 
-    _NS = Namespace(BASE + "ontology#")
+    _NS = Namespace(PREFIXES["mlkg"])
     _fail = True
 
     # Classes
@@ -69,7 +71,7 @@ class MLKG(DefinedNamespace):
 class MLS(DefinedNamespace):
     """The terms of ML-Schema (http://www.w3.org/ns/mls#) this graph uses."""
 
-    _NS = Namespace("http://www.w3.org/ns/mls#")
+    _NS = Namespace(PREFIXES["mls"])
     _fail = True
 
     Algorithm: URIRef
@@ -84,7 +86,7 @@ class MLS(DefinedNamespace):
 class FABIO(DefinedNamespace):
     """The terms of FaBiO (http://purl.org/spar/fabio/) this graph uses."""
 
-    _NS = Namespace("http://purl.org/spar/fabio/")
+    _NS = Namespace(PREFIXES["fabio"])
     _fail = True
 
     ResearchPaper: URIRef
@@ -94,7 +96,7 @@ class FABIO(DefinedNamespace):
 class PRISM(DefinedNamespace):
     """The terms of PRISM Basic 2.0 this graph uses (as FaBiO does, for venue and DOI)."""
 
-    _NS = Namespace("http://prismstandard.org/namespaces/basic/2.0/")
+    _NS = Namespace(PREFIXES["prism"])
     _fail = True
 
     publicationName: URIRef
@@ -104,7 +106,7 @@ class PRISM(DefinedNamespace):
 class BIBO(DefinedNamespace):
     """The terms of the Bibliographic Ontology this graph uses: the ordered author list."""
 
-    _NS = Namespace("http://purl.org/ontology/bibo/")
+    _NS = Namespace(PREFIXES["bibo"])
     _fail = True
 
     authorList: URIRef
@@ -114,14 +116,6 @@ def member(index: int) -> URIRef:
     """rdf:_1, rdf:_2, ...: the members of an rdf:Seq, in order."""
     return RDF[f"_{index}"]
 
-
-# The prefixes of graph.ttl, and the prefixes every query knows without PREFIX
-# lines (kg query, kg serve, the ready questions; kg.sparql.prefixes).
-PREFIXES = {
-    "mlkg": MLKG, "id": ID, "kgg": GRAPH, "mls": MLS, "fabio": FABIO, "prov": PROV, "skos": SKOS,
-    "dcterms": DCTERMS, "rdf": RDF, "rdfs": RDFS, "xsd": XSD, "owl": OWL,
-    "prism": PRISM, "bibo": BIBO, "foaf": FOAF, "schema": SDO,
-}
 
 ENTITY_CLASS = {
     "Method": MLKG.Method,

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PREFIXES = """\
-PREFIX rdf:  <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
-PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
-PREFIX mls:  <http://www.w3.org/ns/mls#>
-PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
-PREFIX kgg:  <https://w3id.org/mlkg/graph/>
-PREFIX fabio: <http://purl.org/spar/fabio/>
-"""
+from kg.sparql.prefixes import PREFIXES as KG_PREFIXES
+
+# The PREFIX lines every shown query carries (the prefixes it uses, from kg's one map).
+PREFIXES = "".join(f"PREFIX {name}: <{KG_PREFIXES[name]}>\n" for name in ("rdf", "skos", "mls", "mlkg", "kgg", "fabio"))
 
 # A fact below this confidence is more often wrong than right (docs/rules.md,
 # "confidence": the value is the share of such facts that were right on train).

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from kg.sparql.prefixes import QUERY_PREFIXES
+from kg.sparql.prefixes import PREFIXES
 
 # The prologue holds no string literals, so `#` there always starts a comment.
 _SKIP = re.compile(r"\s+|#[^\n\r]*|BASE\s*<[^>]*>|PREFIX\s*[^\s:]*:\s*<[^>]*>", re.IGNORECASE)
@@ -46,7 +46,7 @@ def syntax_error(text: str) -> str | None:
 
     lazy = _lazy_form(text)
     try:
-        ox.Store().query(lazy, prefixes=QUERY_PREFIXES)
+        ox.Store().query(lazy, prefixes=PREFIXES)
     except SyntaxError as err:
         if lazy == text:
             return describe(str(err), text)
@@ -57,7 +57,7 @@ def syntax_error(text: str) -> str | None:
     # The ASK failed as a SELECT: it fails to parse as written too, before any
     # evaluation, and the parser's positions then refer to the client's own text.
     try:
-        ox.Store().query(text, prefixes=QUERY_PREFIXES)
+        ox.Store().query(text, prefixes=PREFIXES)
     except SyntaxError as err:
         return describe(str(err), text)
     except Exception:
@@ -90,7 +90,7 @@ def describe(message: str, text: str) -> str:
         if name:  # the engine stops after the name; point at its start
             where = f"line {line}, column {column - len(name[0])}"
         return (f"{where}: unknown prefix '{prefix}:'; declare it with PREFIX {prefix}: <...> "
-                f"(known without PREFIX: {', '.join(QUERY_PREFIXES)})")
+                f"(known without PREFIX: {', '.join(PREFIXES)})")
     if "IRI parsing failed" in rest:
         return f"{where}: not a valid IRI"
     after = row[column - 1:].split()
