@@ -145,8 +145,9 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
     report = ReadReport()
     clock = clock or StageClock()
     abstracts = clock.iterate("read", read_inputs(inputs, report, fmt, fields))
-    # Each paper comes ready to append (kg.graph.paper_output), made where it
-    # is extracted: with several workers, the work is theirs.
+    # Each paper comes ready to append (kg.graph.paper_output): with several
+    # workers they make it; with one, the worker process extracts while this
+    # process makes it, so that extraction and writing overlap (kg.extract.stream).
     papers = paper_stream(abstracts, options, workers=workers, dask=dask)
     if progress and progress_wanted():
         papers = track(papers, total=estimate_abstracts(inputs, fmt), desc="build")

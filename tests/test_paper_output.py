@@ -5,6 +5,7 @@ engine makes the same bytes."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 
 import pyoxigraph as ox
 import pytest
@@ -55,11 +56,19 @@ def test_a_paper_output_holds_its_quads_split_for_graph_ttl(extracted):
 
 
 def test_every_local_engine_makes_the_same_papers(extracted):
+    from kg.extract.worker import Worker
+    from kg.model import ExtractOptions
+
     abstracts = [a for a, _ in extracted]
-    here = list(paper_stream(abstracts))
+    here = [paper for _, paper in Worker(ExtractOptions(), papers=True).results(abstracts)]
     assert all(isinstance(p, PaperOutput) for p in here)
     assert [p.id for p in here] == [a.id for a in abstracts]
     assert list(paper_stream(abstracts, workers=2)) == here
+    # One worker: a worker process extracts while this process makes the papers.
+    stream = paper_stream(abstracts, workers=1)
+    first = next(stream)
+    assert multiprocessing.active_children()
+    assert [first, *stream] == here
 
 
 def test_workers_give_the_users_gazetteer_names_the_same_iris(tmp_path):
