@@ -60,8 +60,7 @@ def _pipelined_papers(abstracts: Iterable[Abstract], options: ExtractOptions) ->
     1.25x the time of `kg extract` instead of 1.83x (benchmarks/README.md)."""
     from kg.build import entity_resolver
     from kg.extract.parallel import parallel_records
-    from kg.graph.paper_output import paper_output
+    from kg.extract.worker import with_papers
 
-    resolver = entity_resolver(options.gazetteers)
-    for abstract, record in parallel_records(abstracts, options, workers=1, papers=False):
-        yield abstract, paper_output(abstract, record, resolver)
+    return with_papers(parallel_records(abstracts, options, workers=1, papers=False),
+                       entity_resolver(options.gazetteers))

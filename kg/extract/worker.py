@@ -5,9 +5,13 @@ build process only appends bytes."""
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from kg.model import Abstract, ExtractOptions
+
+if TYPE_CHECKING:
+    from kg.graph.canonical import Resolver
+    from kg.graph.paper_output import PaperOutput
 
 
 class Worker:
@@ -29,14 +33,17 @@ class Worker:
         """(abstract, record) pairs in input order, or (abstract, PaperOutput)
         pairs for `papers`."""
         pairs = self.extractor.records(abstracts, batch_size=batch_size)
-        if self.resolver is None:
-            yield from pairs
-            return
-        from kg.graph.paper_output import paper_output
-
-        for abstract, record in pairs:
-            yield abstract, paper_output(abstract, record, self.resolver)
+        return pairs if self.resolver is None else with_papers(pairs, self.resolver)
 
     def chunk(self, chunk: list[Abstract]) -> list:
         """The results of one chunk of abstracts, without the abstracts (the sender has them)."""
         return [result for _, result in self.results(chunk, batch_size=len(chunk))]
+
+
+def with_papers(pairs: Iterable[tuple[Abstract, dict]], resolver: Resolver) -> Iterator[tuple[Abstract, PaperOutput]]:
+    """(abstract, record) pairs as (abstract, PaperOutput) pairs; `resolver`
+    gives the local IRIs and must be built from the build's gazetteers."""
+    from kg.graph.paper_output import paper_output
+
+    for abstract, record in pairs:
+        yield abstract, paper_output(abstract, record, resolver)
