@@ -40,6 +40,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from kg.sparql.follow import StoreIdentity, store_identity
 from kg.sparql.guard import QueryRefused, check_query
+from kg.sparql.prefixes import query_prefixes
 from kg.sparql.ready import ReadyQuestionError, ready_questions
 from kg.sparql.results import SHORT_NAMES, parse_accept
 from kg.sparql.syntax import syntax_error
@@ -73,11 +74,6 @@ def _store_dir(build_dir: Path) -> Path:
     return store_path(build_dir)
 
 
-def _prefixes() -> dict[str, str]:
-    from kg.sparql.prefixes import query_prefixes
-    return query_prefixes()
-
-
 class SparqlServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256  # many clients may connect at once; queries then wait for a worker
@@ -90,7 +86,7 @@ class SparqlServer(ThreadingHTTPServer):
         self.config = config
         self.store_dir = store
         self.questions = ready_questions()
-        self.pool = QueryPool(str(store), workers=config.workers, prefixes=_prefixes(),
+        self.pool = QueryPool(str(store), workers=config.workers, prefixes=query_prefixes(),
                               slow_after=min(config.long_after, config.timeout / 2))
         self._view_lock = threading.Lock()
         self._view_cache: tuple[StoreIdentity | None, bytes] | None = None

@@ -16,6 +16,7 @@ from typing import Iterable, Iterator
 import pyoxigraph as ox
 
 from kg.graph import iris
+from kg.sparql.prefixes import query_prefixes
 
 STORE_DIRNAME = "store"
 
@@ -141,7 +142,7 @@ class KGStore:
         if fmt in DATASET_FORMATS:
             self.db.dump(out, rdf_format)
         else:
-            ox.serialize(self._union_triples(), out, rdf_format, prefixes=_prefixes())
+            ox.serialize(self._union_triples(), out, rdf_format, prefixes=query_prefixes())
 
     def _union_triples(self) -> Iterator[ox.Triple]:
         """Each triple of the union once, streamed graph by graph in the
@@ -256,7 +257,3 @@ class BackgroundLoad:
                 self._queue.put(None)  # the build failed: let the thread end, keep the caller's error
                 self._thread.join()
 
-
-def _prefixes() -> dict[str, str]:
-    from kg.sparql.prefixes import query_prefixes
-    return query_prefixes()
