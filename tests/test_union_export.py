@@ -12,7 +12,7 @@ import pytest
 from kg.build import build, demo_corpus
 from kg.graph import record_quads
 from kg.graph.build import default_resolver
-from kg.graph.entities import canonicalise, rename
+from kg.graph.entities import Renames, canonicalise
 from kg.graph.paper_output import paper_output
 from kg.graph.union import UnionWriter
 from kg.model import Abstract
@@ -106,7 +106,9 @@ def test_renames_in_one_graph_happen_at_once():
     a, b, c, p = (ox.NamedNode(f"https://example.org/{x}") for x in "abcp")
     db = ox.Store()
     db.extend([ox.Quad(a, p, ox.Literal("a"), g), ox.Quad(b, p, ox.Literal("b"), g), ox.Quad(p, p, a, g)])
-    rename(db, g, {a: b, b: c})
+    renames = Renames(db)
+    renames.add(g, {a: b, b: c})
+    renames.flush()
     assert set(db) == {ox.Quad(b, p, ox.Literal("a"), g), ox.Quad(c, p, ox.Literal("b"), g), ox.Quad(p, p, b, g)}
 
 

@@ -159,13 +159,6 @@ def remove_quads(db: ox.Store, quads: list[ox.Quad]) -> None:
         db.remove(q)
 
 
-def rename(db: ox.Store, g: ox.NamedNode, changed: dict[ox.NamedNode, ox.NamedNode]) -> None:
-    """Replace each node `old` of `changed` by `changed[old]` in every quad of graph `g`, at once."""
-    renames = Renames(db)
-    renames.add(g, changed)
-    renames.flush()
-
-
 def entity_quads(entity: Entity) -> Iterator[ox.Quad]:
     node = ox.NamedNode(entity.iri)
     yield ox.Quad(node, RDF.type, as_node(ENTITY_CLASS[entity.etype]), _ENTITIES)
