@@ -412,3 +412,14 @@ def test_a_single_word_that_names_no_task_is_no_apposed_task(nlp, word) -> None:
 
 def test_a_name_with_its_abbreviation_before_the_comma(nlp) -> None:
     assert "dune digitization" in tasks(nlp, "We propose Dune Mapper (DuMa), a dune digitization framework.")
+
+
+# -- a known task written as its acronym, narrowed by the words before it -----------------------
+def test_a_known_task_acronym_narrowed_by_lower_case_words_is_the_task(nlp) -> None:
+    found = tasks(nlp, "We tune FooNet for tail languages in the streaming multilingual ASR.")
+    assert "streaming multilingual ASR" in found and "ASR" not in found
+    assert "low-resource NMT" in tasks(nlp, "BarNet is compact, and its low-resource NMT beats larger systems.")
+
+
+def test_a_known_task_acronym_alone_stays_as_it_is(nlp) -> None:
+    assert "ASR" in tasks(nlp, "FooNet is a model for ASR and was tuned on call audio.")

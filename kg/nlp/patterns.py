@@ -169,15 +169,25 @@ def _context_word(v: list[Tok], start: int, tc: TaskContexts) -> int:
 
 def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> list[Candidate]:
     """ "for graph representation learning": a known task narrowed by the words
-    before it is the task the text names; the known name alone would miss it."""
+    before it is the task the text names; the known name alone would miss it.
+    A known task written as its acronym needs no context word ("a multispeaker
+    ASR architecture", "in the streaming multilingual ASR"): the lower-case
+    words before an acronym read as a name's only where they narrow it."""
     out = []
     for c in found:
-        if c.label != "Task" or c.source != "gazetteer" or not v[c.start].text.islower():
+        if c.label != "Task" or c.source != "gazetteer" or not (v[c.start].text.islower() or _is_acronym(v, c)):
             continue
         start = _task_start(doc, v, c.start, lex, tc)
-        if start < c.start and _task_context(doc, v, start, c.end - 1, lex, tc):
+        if start < c.start and (_is_acronym(v, c) or _task_context(doc, v, start, c.end - 1, lex, tc)):
             out.append(Candidate(start, c.end, "Task", "head"))
     return out
+
+
+def _is_acronym(v: list[Tok], c: Candidate) -> bool:
+    """A known task written as its acronym ("ASR", "NMT"): narrowed by lower-case
+    words before it ("multispeaker ASR") it names the task the text works on."""
+    text = v[c.start].text
+    return c.end - c.start == 1 and len(text) > 1 and text.isupper() and text.isalpha()
 
 
 def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
