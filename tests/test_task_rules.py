@@ -423,3 +423,10 @@ def test_a_known_task_acronym_narrowed_by_lower_case_words_is_the_task(nlp) -> N
 
 def test_a_known_task_acronym_alone_stays_as_it_is(nlp) -> None:
     assert "ASR" in tasks(nlp, "FooNet is a model for ASR and was tuned on call audio.")
+
+
+@pytest.mark.parametrize("noun", ["model", "method"])
+def test_one_tool_described_by_its_work_names_no_task(nlp, noun) -> None:
+    # "a glacier segmentation method": the kind of one tool, not a task the paper works on.
+    assert "glacier segmentation" not in tasks(nlp, f"Their glacier segmentation {noun} was slow.")
+    assert "glacier segmentation" in tasks(nlp, f"Their glacier segmentation {noun}s were slow.")
