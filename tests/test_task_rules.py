@@ -450,3 +450,10 @@ def test_a_word_added_to_means_links_by_a_rules_file_drops_the_task(nlp, tmp_pat
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"addresses": {"extend": {"means_links": ["rests on"]}}}), encoding="utf-8")
     assert "passage retrieval" not in tasks(make_pipeline(rules=[path]), text)
+
+
+# -- part_nouns: "a language modeling objective" ------------------------------------------------
+@pytest.mark.parametrize("noun", sorted(_TC["part_nouns"]))
+def test_a_task_phrase_before_a_part_noun_is_no_task(nlp, noun) -> None:
+    assert "language modeling" not in tasks(nlp, f"DuneNet adds a language modeling {noun} to the encoder.")
+    assert "language modeling" in tasks(nlp, "DuneNet is a system for language modeling on dune logs.")

@@ -376,6 +376,13 @@ def _drop_modifiers(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
     found[:] = keep
 
 
+def _drop_parts(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
+    """ "a language modeling objective", "the classification loss", "a ranking
+    head": a task phrase, known or not, before a noun of a model's part
+    (tc.part_nouns) names that part's job in training, no task of the paper."""
+    found[:] = [c for c in found if c.label != "Task" or c.end >= len(v) or v[c.end].lower_ not in tc.part_nouns]
+
+
 @lru_cache(maxsize=16)
 def _last_words(phrases: frozenset[tuple[str, ...]]) -> frozenset[str]:
     return frozenset(p[-1] for p in phrases)
@@ -759,6 +766,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     _elided_heads(doc, v, found)
     _drop_fields(doc, v, found, tc)
     _drop_modifiers(doc, v, lex, tc, found)
+    _drop_parts(v, found, tc)
     found += _gerund_candidates(doc, v, lex, tc)
     found += _tool_purposes(doc, v, lex, tc)
     found += _apposed_tool_tasks(doc, v, lex, tc)

@@ -42,6 +42,7 @@ class TaskContexts:
     apposition_not_tasks: frozenset[str]
     object_adjectives: frozenset[str]
     not_tasks_alone: frozenset[str]
+    part_nouns: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
