@@ -281,7 +281,7 @@ def test_well_known_synthetic_tasks_are_tasks(nlp, name) -> None:
 
 
 def test_an_abbreviation_pair_before_a_task_word_names_that_task(nlp) -> None:
-    doc = nlp("Divers rely on reef cover index (RCI) prediction from drone photos.")
+    doc = nlp("Divers ask for reef cover index (RCI) prediction from drone photos.")
     tasks = {(s._.kg_name, tuple(s._.aliases or ())) for s in doc.spans["entities"] if s.label_ == "Task"}
     assert ("reef cover index prediction", ("RCI prediction",)) in tasks
 

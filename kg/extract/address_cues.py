@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from kg import rules
+from kg.nlp.task_contexts import cue_words, means_before
 
 
 @dataclass(frozen=True)
@@ -34,38 +35,33 @@ def address_cues(extra: Iterable[str] = ()) -> AddressCues:
     return _address_cues(tuple(str(p) for p in extra))
 
 
-def _words(entries: list[str]) -> str:
-    pieces = sorted((re.escape(e.lower()).replace(r"\ ", r"\s+") for e in entries if e.strip()), key=len, reverse=True)
-    return "(?:" + "|".join(pieces) + ")"
-
-
 @lru_cache(maxsize=16)
 def _address_cues(extra: tuple[str, ...]) -> AddressCues:
     data = rules.load("addresses", extra)
-    openers = rf"[\s,]*(?:{_words(data['clause_openers'])}\b[\s,]*)*"
+    openers = rf"[\s,]*(?:{cue_words(data['clause_openers'])}\b[\s,]*)*"
     return AddressCues(
         opening=re.compile(openers, re.I),
         # An abbreviation in brackets may stand between the method and the link word; a method
         # written as that abbreviation ends before its closing bracket.
         # "QuillNet, a fast parser for": an apposition of a few words may describe the method first.
-        purpose=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?(?:,\s*{_words(data['appositive_heads'])}\s+(?:[\w-]+\s+){{0,4}}?)?"
-                           rf"{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?", re.I),
-        joint=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?(?:,\s*(?:{_words(data['coordinators'])}\s+)?|{_words(data['coordinators'])}\s+"
-                         rf"|,?\s*{_words(data['example_links'])}\s+)(?:the\s+)?", re.I),
+        purpose=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?(?:,\s*{cue_words(data['appositive_heads'])}\s+(?:[\w-]+\s+){{0,4}}?)?"
+                           rf"{cue_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?", re.I),
+        joint=re.compile(rf"\)?\s*(?:\([^()]*\)\s*)?(?:,\s*(?:{cue_words(data['coordinators'])}\s+)?|{cue_words(data['coordinators'])}\s+"
+                         rf"|,?\s*{cue_words(data['example_links'])}\s+)(?:the\s+)?", re.I),
         # The class named in a few words of its own: "Pretrained transformer models (PTMs), such as ".
-        examples=re.compile(rf"{openers}(?:[\w-]+\s+){{0,4}}?[\w-]+\s*(?:\([^()]*\)\s*)?,?\s*{_words(data['example_links'])}\s*",
+        examples=re.compile(rf"{openers}(?:[\w-]+\s+){{0,4}}?[\w-]+\s*(?:\([^()]*\)\s*)?,?\s*{cue_words(data['example_links'])}\s*",
                             re.I),
-        rival=re.compile(rf"\b{_words(data['rival_links'])}\s+(?:[\w-]+\s+){{0,2}}$", re.I),
-        purpose_before=re.compile(rf"\b{_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I),
+        rival=re.compile(rf"\b{cue_words(data['rival_links'])}\s+(?:[\w-]+\s+){{0,2}}$", re.I),
+        purpose_before=re.compile(rf"\b{cue_words(data['purpose_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I),
         # The object may begin with a few words before its first method: "We audit the open FooLM".
-        class_after=re.compile(rf"\s*(?:-based\s+)?{_words(data['class_nouns'])}\s*(?:\(|,?\s*{_words(data['example_links'])}\s+)(?:the\s+)?",
+        class_after=re.compile(rf"\s*(?:-based\s+)?{cue_words(data['class_nouns'])}\s*(?:\(|,?\s*{cue_words(data['example_links'])}\s+)(?:the\s+)?",
                                re.I),
-        class_before=re.compile(rf"\b{_words(data['class_nouns'])}\s+{_words(data['purpose_links'])}\s+(?:the\s+)?$", re.I),
-        class_examples=re.compile(rf"\s*(?:\(|,?\s*{_words(data['example_links'])}\s+)(?:the\s+)?", re.I),
-        relative=re.compile(rf"[\w)]\s*,?\s*{_words(data['relative_pronouns'])}\s*$", re.I),
-        finding=re.compile(rf"{openers}(?:[\w-]+\s+){{0,2}}?{_words(data['finding_openers'])}\s", re.I),
-        means=re.compile(rf"(?<=\S\s){_words(data['means_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I),
-        uses=re.compile(rf"\b{_words(data['use_links'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
+        class_before=re.compile(rf"\b{cue_words(data['class_nouns'])}\s+{cue_words(data['purpose_links'])}\s+(?:the\s+)?$", re.I),
+        class_examples=re.compile(rf"\s*(?:\(|,?\s*{cue_words(data['example_links'])}\s+)(?:the\s+)?", re.I),
+        relative=re.compile(rf"[\w)]\s*,?\s*{cue_words(data['relative_pronouns'])}\s*$", re.I),
+        finding=re.compile(rf"{openers}(?:[\w-]+\s+){{0,2}}?{cue_words(data['finding_openers'])}\s", re.I),
+        means=means_before(extra),
+        uses=re.compile(rf"\b{cue_words(data['use_links'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
         study=re.compile(rf"\b{_study_openers(data['study_openers'])}\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
     )
 

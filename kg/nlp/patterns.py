@@ -169,15 +169,25 @@ def _context_word(v: list[Tok], start: int, tc: TaskContexts) -> int:
 
 def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, found: list[Candidate]) -> list[Candidate]:
     """ "for graph representation learning": a known task narrowed by the words
-    before it is the task the text names; the known name alone would miss it."""
+    before it is the task the text names; the known name alone would miss it.
+    A known task written as its acronym needs no context word ("a multispeaker
+    ASR architecture", "in the streaming multilingual ASR"): the lower-case
+    words before an acronym read as a name's only where they narrow it."""
     out = []
     for c in found:
-        if c.label != "Task" or c.source != "gazetteer" or not v[c.start].text.islower():
+        if c.label != "Task" or c.source != "gazetteer" or not (v[c.start].text.islower() or _is_acronym(v, c)):
             continue
         start = _task_start(doc, v, c.start, lex, tc)
-        if start < c.start and _task_context(doc, v, start, c.end - 1, lex, tc):
+        if start < c.start and (_is_acronym(v, c) or _task_context(doc, v, start, c.end - 1, lex, tc)):
             out.append(Candidate(start, c.end, "Task", "head"))
     return out
+
+
+def _is_acronym(v: list[Tok], c: Candidate) -> bool:
+    """A known task written as its acronym ("ASR", "NMT"): narrowed by lower-case
+    words before it ("multispeaker ASR") it names the task the text works on."""
+    text = v[c.start].text
+    return c.end - c.start == 1 and len(text) > 1 and text.isupper() and text.isalpha()
 
 
 def _cued_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -> list[Candidate]:
@@ -364,6 +374,13 @@ def _drop_modifiers(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
                 continue
         keep.append(c)
     found[:] = keep
+
+
+def _drop_parts(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
+    """ "a language modeling objective", "the classification loss", "a ranking
+    head": a task phrase, known or not, before a noun of a model's part
+    (tc.part_nouns) names that part's job in training, no task of the paper."""
+    found[:] = [c for c in found if c.label != "Task" or c.end >= len(v) or v[c.end].lower_ not in tc.part_nouns]
 
 
 @lru_cache(maxsize=16)
@@ -749,6 +766,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     _elided_heads(doc, v, found)
     _drop_fields(doc, v, found, tc)
     _drop_modifiers(doc, v, lex, tc, found)
+    _drop_parts(v, found, tc)
     found += _gerund_candidates(doc, v, lex, tc)
     found += _tool_purposes(doc, v, lex, tc)
     found += _apposed_tool_tasks(doc, v, lex, tc)

@@ -4,6 +4,7 @@ in kg.nlp.patterns that read a task from its place in the sentence."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Iterable
@@ -41,6 +42,7 @@ class TaskContexts:
     apposition_not_tasks: frozenset[str]
     object_adjectives: frozenset[str]
     not_tasks_alone: frozenset[str]
+    part_nouns: frozenset[str]
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
@@ -94,3 +96,35 @@ def names_work(word: str, tc: TaskContexts, heads: frozenset[str]) -> bool:
         return False
     last = word.rsplit("-", 1)[-1]
     return len(last) > 4 and any(last.endswith(s) for s in tc.action_suffixes)
+
+
+def cue_words(entries: list[str]) -> str:
+    """A regular expression of any of `entries` (lower-case words; a space
+    stands for any space), the longest first."""
+    pieces = sorted((re.escape(e.lower()).replace(r"\ ", r"\s+") for e in entries if e.strip()), key=len, reverse=True)
+    return "(?:" + "|".join(pieces) + ")"
+
+
+def means_before(extra: Iterable[str] = ()) -> re.Pattern:
+    """The end of the text before a task named as a means of a method
+    ("FooNet fuses span retrieval", "a decoder based on frame prediction",
+    "trained through joint span retrieval"): the words of the addresses
+    family's `means_links`, then an optional article and one word. Searched
+    with an end position, as `means_before().search(text, start, end)`."""
+    return _means_patterns(tuple(str(p) for p in extra))[0]
+
+
+def list_join(extra: Iterable[str] = ()) -> re.Pattern:
+    """The text between two items of a list, to be matched in full: ", ",
+    " and ", ", or ", with a note in brackets after the first item
+    ("pixel prediction (teacher) and ..."): the addresses family's coordinators."""
+    return _means_patterns(tuple(str(p) for p in extra))[1]
+
+
+@lru_cache(maxsize=16)
+def _means_patterns(extra: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    data = rules.load("addresses", extra)
+    means = re.compile(rf"(?<=\S\s){cue_words(data['means_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I)
+    coordinators = cue_words(data["coordinators"])
+    join = re.compile(rf"\s*(?:\([^()]*\)\s*)?(?:,\s*(?:{coordinators}\s+)?|{coordinators}\s+)", re.I)
+    return means, join

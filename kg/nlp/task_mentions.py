@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable
 
 from spacy.tokens import Span
@@ -41,6 +42,29 @@ def narrowed_task_names(entities: list[Entity], fold_name: Callable[[str], str])
 
 
 _NARROWED = ("Task", "Metric")
+
+# How far back a means word may stand before a task: the pattern reads one word and an article after it.
+_MEANS_WINDOW = 60
+
+
+def means_only_tasks(entities: list[Entity], text: str, means: re.Pattern, join: re.Pattern) -> list[Entity]:
+    """ "FooNet fuses span retrieval and ...", "a decoder based on frame
+    prediction", "trained through forward diffusion and reverse denoising":
+    a task the text names only as the means of a method (after a word of the
+    addresses family's means_links, kg.nlp.task_contexts.means_before, or
+    listed after such a task: `join`) is none of the tasks the paper works
+    on, and is left out. A task also named elsewhere stays."""
+    only_means: dict[str, bool] = {}
+    last_means_end = -1  # where the last task named as a means ends
+    for e in entities:
+        if e.label != "Task" or not e.name:
+            continue
+        after_means = means.search(text, max(0, e.start_char - _MEANS_WINDOW), e.start_char) is not None \
+            or last_means_end >= 0 and join.fullmatch(text, last_means_end, e.start_char) is not None
+        last_means_end = e.end_char if after_means else -1
+        only_means[e.name] = only_means.get(e.name, True) and after_means
+    gone = {name for name, only in only_means.items() if only}
+    return [e for e in entities if not (e.label == "Task" and e.name in gone)] if gone else entities
 
 
 def is_task_pair(v: list[Tok], long: Span, after: int, lex: Lexicon) -> bool:
