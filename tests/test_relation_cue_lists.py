@@ -179,6 +179,12 @@ WORD_LISTS: dict[str, Case] = {
                                  lambda rels, x: improves(rels) == {("FooNet", f"prior methods {x}")}),
     "baseline_stop_after_noun": (lambda x: f"FooNet outperforms prior methods {x} parsers.",
                                  lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
+    # A participle with one of these after it keeps its phrase in a baseline of the text's own words.
+    "baseline_participle_preps": (lambda x: f"FooNet outperforms prior methods trained {x} web forums.",
+                                  lambda rels, x: improves(rels) == {("FooNet", f"prior methods trained {x} web forums")}),
+    # ... unless the phrase is the comparison's setting.
+    "baseline_participle_settings": (lambda x: f"FooNet outperforms prior methods trained with {x} forums.",
+                                     lambda rels, x: improves(rels) == {("FooNet", "prior methods")}),
     "not_baseline_plurals": (lambda x: f"FooNet outperforms existing {x} on CIFAR-10.", lambda rels, x: not improves(rels)),
     "own_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),
     "own_first_words": (lambda x: f"FooNet outperforms the {x} methods on CIFAR-10.", lambda rels, x: not improves(rels)),

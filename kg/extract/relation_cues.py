@@ -169,6 +169,8 @@ class Cues:
     own_words: frozenset[str]  # "our", "we": a phrase with one is the paper's own
     own_first_words: frozenset[str]  # "proposed": first in a phrase, it is the paper's own
     stops_after_noun: frozenset[str]  # "trained": ends a baseline phrase after a noun
+    participle_preps: frozenset[str]  # "trained on X": a participle's phrase kept in a descriptive baseline
+    participle_settings: frozenset[str]  # "trained with the same budget": a setting, left out
     repeated_preposition: re.Pattern  # "over", "than" said again after a list's separator
     leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern
@@ -347,6 +349,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         own_words=frozenset(w.lower() for w in data["own_words"]),
         own_first_words=frozenset(w.lower() for w in data["own_first_words"]),
         stops_after_noun=frozenset(w.lower() for w in data["baseline_stop_after_noun"]),
+        participle_preps=frozenset(w.lower() for w in data["baseline_participle_preps"]),
+        participle_settings=frozenset(w.lower() for w in data["baseline_participle_settings"]),
         repeated_preposition=re.compile(rf"\b(?:{_alt(baseline_after)}|than)\s", re.I),
         leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
         example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
