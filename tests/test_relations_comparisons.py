@@ -95,6 +95,19 @@ def test_a_participle_phrase_after_a_baseline(nlp, sentence, baseline):
     assert beaten(doc) == {("QuillNet", baseline)}
 
 
+@pytest.mark.parametrize("sentence, baseline", [
+    # "based" with no preposition after it is a hyphen's compound written apart: a kind, in the text's words
+    ("QuillNet outperforms the state-of-the-art BarNet based chart parser on PTB.",
+     "state-of-the-art BarNet based chart parser"),
+    ("QuillNet outperforms prior BarNet based parsers on PTB.", "prior BarNet based parsers"),
+    # ... "based on" is a participle's phrase, and a named method still ends there
+    ("QuillNet outperforms BarNet based on PTB.", "BarNet"),
+])
+def test_a_compound_with_based_written_apart(nlp, sentence, baseline):
+    doc = run(nlp, sentence, BarNet="Method")
+    assert beaten(doc) == {("QuillNet", baseline)}
+
+
 def test_a_participle_phrase_ends_at_a_list_separator(nlp):
     doc = run(nlp, "QuillNet surpasses both models trained on web forums and the tagger BarNet.", BarNet="Method")
     assert beaten(doc) == {("QuillNet", "models trained on web forums"), ("QuillNet", "BarNet")}

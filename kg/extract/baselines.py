@@ -69,6 +69,13 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
         low = tok.lower_
         if cur and isinstance(cur[-1], Mention) and low in _POSSESSIVE:
             break  # "X's gain of 1.3%": the named method is the baseline
+        if low in c.compound_participles and cur and (isinstance(cur[-1], Mention) or not _noun_like(cur[-1], c)) \
+                and i + 1 < len(tokens) \
+                and tokens[i + 1].text[:1].isalnum() and tokens[i + 1].lower_ not in c.participle_preps \
+                and not _stop_here(tokens, i + 1, c.stops, c.stop_exceptions):
+            cur.append(tok)  # "the Transformer based MoE model": "Transformer-based", written apart
+            i += 1
+            continue
         if not cur and c.repeated_preposition.match(text, tok.idx):
             # "over A, as well as over B": the cue's word said again after a separator.
             end = c.repeated_preposition.match(text, tok.idx).end()
@@ -310,7 +317,9 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         last = items[-1]
         end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base
         text = s.text[start:end]
-    named = _named_in(s, items, c)
+    # "the SOTA Transformer based MoE model": a kind built on a named method, in the text's own words
+    compound = any(isinstance(x, Token) and x.lower_ in c.compound_participles for x in items[1:-1])
+    named = None if compound else _named_in(s, items, c)
     if named is not None:
         if named.name == subject or named.proposed:
             return None

@@ -171,6 +171,7 @@ class Cues:
     stops_after_noun: frozenset[str]  # "trained": ends a baseline phrase after a noun
     participle_preps: frozenset[str]  # "trained on X": a participle's phrase kept in a descriptive baseline
     participle_settings: frozenset[str]  # "trained with the same budget": a setting, left out
+    compound_participles: frozenset[str]  # "Transformer based MoE model": a hyphen's compound, written apart
     repeated_preposition: re.Pattern  # "over", "than" said again after a list's separator
     leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern
@@ -351,6 +352,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         stops_after_noun=frozenset(w.lower() for w in data["baseline_stop_after_noun"]),
         participle_preps=frozenset(w.lower() for w in data["baseline_participle_preps"]),
         participle_settings=frozenset(w.lower() for w in data["baseline_participle_settings"]),
+        compound_participles=frozenset(w.lower() for w in data["baseline_compound_participles"]),
         repeated_preposition=re.compile(rf"\b(?:{_alt(baseline_after)}|than)\s", re.I),
         leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
         example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
