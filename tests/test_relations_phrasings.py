@@ -156,3 +156,17 @@ def test_yardstick_method_is_not_evaluated_in_its_own_right(nlp, phrase):
     doc = annotate(nlp, f"In experiments, lattice networks {phrase} on both CIFAR-10 and ImageNet.",
                    {"ResNet-50": "Method", "lattice networks": "Method", "CIFAR-10": "Dataset", "ImageNet": "Dataset"})
     assert not any(s == "ResNet-50" for s, _ in triples(doc, "evaluatedOn"))
+
+
+# -- earlier work as the subject of a comparison ------------------------------------
+def test_earlier_work_as_the_clause_subject_is_no_comparison_of_the_proposal(nlp):
+    doc = annotate(nlp, INTRO + "We show that although the previous baseline outperforms the naive method "
+                   "on DOTA, it fails on tiny vehicles.", {**ENTS, "DOTA": "Dataset"}, proposed=("GlintNet",))
+    assert not rels(doc, "improvesOver")
+
+
+def test_earlier_work_as_an_object_before_the_cue_leaves_the_proposal_the_subject(nlp):
+    # "prior detectors" is the object of the first comparison, not the subject of the second
+    doc = annotate(nlp, INTRO + "We find that it is 2x faster than prior detectors and more accurate than RetinaNet.",
+                   {**ENTS, "RetinaNet": "Method"}, proposed=("GlintNet",))
+    assert ("GlintNet", "RetinaNet") in triples(doc, "improvesOver")

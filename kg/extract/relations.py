@@ -209,8 +209,11 @@ def _refers_to_proposal(s: Sentence, pos: int) -> bool:
     return bool(c.self_reference.search(text, s.places) or c.it_reference.search(text, s.places))
 
 
-def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> tuple[str | None, float]:
-    """Who does what the words at `pos` say, and how sure we are."""
+def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
+             compared: bool = False) -> tuple[str | None, float]:
+    """Who does what the words at `pos` say, and how sure we are. For a
+    comparison (`compared`), earlier work named in the clause ("the previous
+    baseline", "existing methods") is its subject rather than the proposal."""
     excluded = list(exclude)
 
     def free(m: Mention) -> bool:
@@ -241,6 +244,8 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if others:
         own = _proposal_by_head(s, others[-1])
         return (own, 0.7) if own else (others[-1].name, 0.6)
+    if compared and s.cues.earlier_work.fullmatch(clause):
+        return None, 0.0  # "although the previous baseline outperforms X": earlier work compared, not the proposal
     if s.main and s.cues.definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
@@ -371,7 +376,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     for cue_start, obj_start in starts:
         if any(a <= obj_start < b for a, b in taken):
             continue
-        subject, conf = _subject(s, cue_start)
+        subject, conf = _subject(s, cue_start, compared=True)
         if subject is None:
             subject, conf = _fronted_subject(s, cue_start, obj_start)
         if subject is None and obj_start not in of_method:
