@@ -321,3 +321,18 @@ def test_a_that_clause_with_a_subject_of_its_own_is_not_the_proposals(nlp):
 def test_a_margin_given_as_a_range_after_ranging(nlp):
     doc = run(nlp, "QuillNet outperforms BarNet, with accuracy gains ranging from 2.1% to 3.4% on PTB.", BarNet="Method")
     assert valued(doc) == {("QuillNet", "BarNet", "2.1-3.4")}
+
+
+# -- a comparison made in brackets ------------------------------------------------------
+def test_a_comparison_in_brackets_takes_the_number_there_and_leaves_the_score_outside(nlp):
+    doc = run(nlp, "QuillNet reaches a 3.1x speedup on BarSet (a further 6.5% gain over BarNet).",
+              BarNet="Method", BarSet="Dataset", speedup="Metric")
+    assert valued(doc) == {("QuillNet", "BarNet", "6.5")}
+    assert {(r["s"], r["metric"], r["value"], r.get("dataset")) for r in rels(doc, "achieves")} \
+        == {("QuillNet", "speedup", "3.1", "BarSet")}
+
+
+def test_a_comparison_outside_brackets_keeps_its_margin(nlp):
+    doc = run(nlp, "QuillNet gives a 2.4x speedup over BarNet (measured on BarSet).",
+              BarNet="Method", BarSet="Dataset", speedup="Metric")
+    assert valued(doc) == {("QuillNet", "BarNet", "2.4")}

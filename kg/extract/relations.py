@@ -611,10 +611,18 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         return
     gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
+    asides = {i: _aside(s, comp) for i, comp in enumerate(comparisons)}
+    for i, aside in asides.items():
+        if aside is not None:
+            # "a 2.0x speedup on A (a further 7.2% gain over X)": the margin is the aside's own number
+            groups[i] = [q for q in s.quantities if aside[0] < q.start < aside[1] and _is_gain(s, q)]
     for q in gains:
-        if _owned_by_baseline(s, comparisons, q):
+        if _owned_by_baseline(s, comparisons, q) or any(a is not None and a[0] < q.start < a[1] for a in asides.values()):
             continue
-        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q, s.text))
+        free = [i for i in range(len(comparisons)) if asides[i] is None]
+        if not free:
+            continue
+        nearest = min(free, key=lambda i: _distance(comparisons[i], q, s.text))
         groups[nearest].append(q)
     nexts = _next_starts(s)
     for i, comp in enumerate(comparisons):
@@ -642,6 +650,30 @@ def _gains(s: Sentence) -> list[Quantity]:
     more = [q for q in s.quantities if q not in clear and q.unit in units and q.from_value is None
             and not _in_brackets(s, q) and not _score_context(s, q)]
     return sorted(clear + more, key=lambda q: q.start)
+
+
+def _aside(s: Sentence, comp: Comparison) -> tuple[int, int] | None:
+    """The brackets of a comparison made in brackets with a margin of its
+    own, "... (a further 7.2% gain over X)", or None: those that hold its
+    first baseline and a margin before it."""
+    pos = comp.baselines[0].start
+    opened = s.text.rfind("(", 0, pos)
+    if opened < 0 or s.text.rfind(")", 0, pos) > opened:
+        return None
+    closed = s.text.find(")", pos)
+    if closed < 0 or not any(opened < q.start and q.end <= pos and _is_gain(s, q) for q in s.quantities):
+        return None
+    return opened, closed
+
+
+def _owns_gain(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
+    """Whether a comparison of the sentence takes the margin `q`: any, but
+    one made in brackets only the numbers there."""
+    for comp in comparisons:
+        aside = _aside(s, comp)
+        if aside is None or aside[0] < q.start < aside[1]:
+            return True
+    return False
 
 
 def _in_brackets(s: Sentence, q: Quantity) -> bool:
@@ -784,7 +816,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
     nexts = _next_starts(s)
     for q in s.quantities:
         gain = _is_gain(s, q)
-        if gain and comparisons:
+        if gain and _owns_gain(s, comparisons, q):
             continue  # said by how much it beats a baseline: an improvesOver value
         run_end = _run_end(s, q)
         metric = respective_metric(s, q) or _metric_near(s, q, run_end)
