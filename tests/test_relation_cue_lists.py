@@ -182,6 +182,9 @@ WORD_LISTS: dict[str, Case] = {
     # A participle with one of these after it keeps its phrase in a baseline of the text's own words.
     "baseline_participle_preps": (lambda x: f"FooNet outperforms prior methods trained {x} web forums.",
                                   lambda rels, x: improves(rels) == {("FooNet", f"prior methods trained {x} web forums")}),
+    # "it" after a comparison stands for the yardstick named before it.
+    "pronoun_objects": (lambda x: f"FooNet matches BarNet on CIFAR-10 and outperforms {x} on larger images.",
+                        lambda rels, x: improves(rels) == {("FooNet", "BarNet")}),
     # A compound written apart ("BarNet based parsers") is one baseline in the text's own words.
     "baseline_compound_participles": (lambda x: f"FooNet outperforms prior BarNet {x} parsers on CIFAR-10.",
                                       lambda rels, x: improves(rels) == {("FooNet", f"prior BarNet {x} parsers")}),

@@ -336,3 +336,17 @@ def test_a_comparison_outside_brackets_keeps_its_margin(nlp):
     doc = run(nlp, "QuillNet gives a 2.4x speedup over BarNet (measured on BarSet).",
               BarNet="Method", BarSet="Dataset", speedup="Metric")
     assert valued(doc) == {("QuillNet", "BarNet", "2.4")}
+
+
+# -- "it" for the yardstick ------------------------------------------------------------
+@pytest.mark.parametrize("sentence, baseline", [
+    ("QuillNet matches BarNet on short clauses and outperforms it on long ones.", "BarNet"),
+    ("QuillNet is on par with prior parsers for short clauses and beats them on long ones.", "prior parsers"),
+    ("QuillNet matches the tagging objective on PTB and outperforms it on web text.", "tagging objective"),
+])
+def test_it_after_a_yardstick_is_the_yardstick_beaten(nlp, sentence, baseline):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == {("QuillNet", baseline)}
+
+
+def test_it_with_no_yardstick_before_is_no_baseline(nlp):
+    assert beaten(run(nlp, "BarNet is fast, and QuillNet outperforms it on PTB.", BarNet="Method")) == set()

@@ -371,6 +371,15 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         of_method = {meth.start for meth in methods if meth.start in ends}
     else:
         of_method = set()
+    # "matches X on A and outperforms it on B": "it" stands for the yardstick named before.
+    referred: dict[int, int] = {}  # cue start -> where its pronoun ends
+    if parity:
+        for k, (cue_start, obj_start) in enumerate(starts):
+            before = [p for p in parity if p <= cue_start]
+            pronoun = c.pronoun_object.match(text, obj_start) if before and obj_start not in parity else None
+            if pronoun:
+                starts[k] = (cue_start, max(before))
+                referred[cue_start] = pronoun.end()
     starts.sort()
     taken: list[tuple[int, int]] = []
     for cue_start, obj_start in starts:
@@ -391,8 +400,8 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         if not baselines:
             continue
         baselines += _coordinated(s, max(b.end for b in baselines), subject)
-        end = max(b.end for b in baselines)
-        if obj_start in parity and not c.advantage.match(text, end):
+        end = referred.get(cue_start, max(b.end for b in baselines))  # "... outperforms it": what follows "it"
+        if obj_start in parity and cue_start not in referred and not c.advantage.match(text, end):
             continue  # "on par with X" and no more: X is matched, not beaten
         taken.append((obj_start, end))
         found.append(Comparison(subject, baselines, cue_start, end))
