@@ -350,3 +350,14 @@ def test_it_after_a_yardstick_is_the_yardstick_beaten(nlp, sentence, baseline):
 
 def test_it_with_no_yardstick_before_is_no_baseline(nlp):
     assert beaten(run(nlp, "BarNet is fast, and QuillNet outperforms it on PTB.", BarNet="Method")) == set()
+
+
+def test_another_method_may_beat_the_proposal(nlp):
+    # the paper reports where its proposal loses: BarNet is the subject, QuillNet the baseline
+    doc = run(nlp, "BarNet still outperforms QuillNet by 1.2 points on long clauses.", BarNet="Method")
+    assert valued(doc) == {("BarNet", "QuillNet", "1.2")}
+
+
+def test_the_proposal_is_no_baseline_of_itself(nlp):
+    doc = run(nlp, "Our parser outperforms QuillNet-free pipelines and QuillNet baselines.")
+    assert all(o != "QuillNet" for _, o in beaten(doc))

@@ -321,8 +321,8 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
     compound = any(isinstance(x, Token) and x.lower_ in c.compound_participles for x in items[1:-1])
     named = None if compound else _named_in(s, items, c)
     if named is not None:
-        if named.name == subject or named.proposed:
-            return None
+        if named.name == subject or (named.proposed and subject == s.main):
+            return None  # the paper's proposal is no baseline of itself; another method may beat it ("X outperforms our Y")
         return Baseline(named.name, named.start, named.end, named=True)
     name = _name_written(s, items, c)
     if name is not None:
