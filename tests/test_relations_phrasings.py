@@ -170,3 +170,17 @@ def test_earlier_work_as_an_object_before_the_cue_leaves_the_proposal_the_subjec
     doc = annotate(nlp, INTRO + "We find that it is 2x faster than prior detectors and more accurate than RetinaNet.",
                    {**ENTS, "RetinaNet": "Method"}, proposed=("GlintNet",))
     assert ("GlintNet", "RetinaNet") in triples(doc, "improvesOver")
+
+
+# -- a clause opened by where the result holds ------------------------------------------
+@pytest.mark.parametrize("opening", ["On long clauses", "With small budgets", "On DOTA"])
+def test_a_setting_opening_the_sentence_leaves_the_method_after_it_the_subject(nlp, opening):
+    doc = annotate(nlp, INTRO + f"{opening} FCOS outperforms RetinaNet by 1.2 points.",
+                   {**ENTS, "FCOS": "Method", "RetinaNet": "Method"}, proposed=("GlintNet",))
+    assert triples(doc, "improvesOver") == {("FCOS", "RetinaNet")}
+
+
+def test_a_method_after_than_on_is_still_compared(nlp):
+    doc = annotate(nlp, INTRO + "GlintNet runs faster than on tiny scenes RetinaNet does.",
+                   {**ENTS, "RetinaNet": "Method"}, proposed=("GlintNet",))
+    assert ("RetinaNet", "GlintNet") not in triples(doc, "improvesOver")

@@ -156,6 +156,7 @@ class Cues:
     next_by: re.Pattern  # after a baseline: " by 2.1 points and ": its margin, up to the next baseline
     margin_next: re.Pattern  # right after a baseline: " by", its own margin follows
     subject_clause: re.Pattern  # opens a clause with a subject of its own: "that " in "we find that prompting ..."
+    setting_opener: re.Pattern  # "On long clauses FooNet ...": a clause opened by where, not by what is compared
     pronoun_object: re.Pattern  # "outperforms it": the object stands for a yardstick named before
     earlier_work: re.Pattern  # "the previous baseline", "existing methods": earlier work as a clause's whole subject
     subject_list_join: re.Pattern  # between methods listed as one subject: ", ", " and ", " & " (list_join)
@@ -337,6 +338,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         next_by=re.compile(rf"\s*{_alt(data['next_margin_words'])}\s+(?:[^,;.()]|\.(?=\d)){{1,40}}?"
                            rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
         subject_clause=re.compile(rf"\b{_alt(data['subject_clause_openers'])}\s+", re.I),
+        setting_opener=re.compile(rf"\W*{_alt([re.escape(w) for w in data['setting_openers']])}\s", re.I),
         pronoun_object=re.compile(rf"\s*{_alt([re.escape(w) for w in data['pronoun_objects']])}\b", re.I),
         # the clause's subject: first (after an article) and at most three words before the cue
         earlier_work=re.compile(rf"\s*(?:{_alt([re.escape(w) for w in data['baseline_drop_first']])}\s+)?"

@@ -317,7 +317,10 @@ def _compared_mention(s: Sentence, start: int, m: Mention) -> bool:
         verb = cue.search(before, s.places, start)
         if verb and c.verb_object_start.fullmatch(before, verb.end()):
             return True
-    return bool(c.compared_before.search(before))
+    found = c.compared_before.search(before)
+    if found and not before[:found.start()].strip() and c.setting_opener.match(before):
+        return False  # "On long clauses FooNet outperforms X": the clause opens with where, FooNet is its subject
+    return bool(found)
 
 
 # -- improvesOver ----------------------------------------------------------------
