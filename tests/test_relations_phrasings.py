@@ -184,3 +184,9 @@ def test_a_method_after_than_on_is_still_compared(nlp):
     doc = annotate(nlp, INTRO + "GlintNet runs faster than on tiny scenes RetinaNet does.",
                    {**ENTS, "RetinaNet": "Method"}, proposed=("GlintNet",))
     assert ("RetinaNet", "GlintNet") not in triples(doc, "improvesOver")
+
+
+def test_a_method_right_after_the_opening_with_is_what_is_used_not_the_subject(nlp):
+    doc = annotate(nlp, INTRO + "With FCOS the detector outperforms RetinaNet.",
+                   {**ENTS, "FCOS": "Method", "RetinaNet": "Method"}, proposed=("GlintNet",))
+    assert ("FCOS", "RetinaNet") not in triples(doc, "improvesOver")

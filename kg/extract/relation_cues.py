@@ -338,7 +338,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         next_by=re.compile(rf"\s*{_alt(data['next_margin_words'])}\s+(?:[^,;.()]|\.(?=\d)){{1,40}}?"
                            rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
         subject_clause=re.compile(rf"\b{_alt(data['subject_clause_openers'])}\s+", re.I),
-        setting_opener=re.compile(rf"\W*{_alt([re.escape(w) for w in data['setting_openers']])}\s", re.I),
+        setting_opener=re.compile(rf"\W*{_alt([re.escape(w) for w in data['setting_openers']])}\s+(?-i:[a-z])", re.I),
         pronoun_object=re.compile(rf"\s*{_alt([re.escape(w) for w in data['pronoun_objects']])}\b", re.I),
         # the clause's subject: first (after an article) and at most three words before the cue
         earlier_work=re.compile(rf"\s*(?:{_alt([re.escape(w) for w in data['baseline_drop_first']])}\s+)?"
