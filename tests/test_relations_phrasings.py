@@ -156,3 +156,37 @@ def test_yardstick_method_is_not_evaluated_in_its_own_right(nlp, phrase):
     doc = annotate(nlp, f"In experiments, lattice networks {phrase} on both CIFAR-10 and ImageNet.",
                    {"ResNet-50": "Method", "lattice networks": "Method", "CIFAR-10": "Dataset", "ImageNet": "Dataset"})
     assert not any(s == "ResNet-50" for s, _ in triples(doc, "evaluatedOn"))
+
+
+# -- earlier work as the subject of a comparison ------------------------------------
+def test_earlier_work_as_the_clause_subject_is_no_comparison_of_the_proposal(nlp):
+    doc = annotate(nlp, INTRO + "We show that although the previous baseline outperforms the naive method "
+                   "on DOTA, it fails on tiny vehicles.", {**ENTS, "DOTA": "Dataset"}, proposed=("GlintNet",))
+    assert not rels(doc, "improvesOver")
+
+
+def test_earlier_work_as_an_object_before_the_cue_leaves_the_proposal_the_subject(nlp):
+    # "prior detectors" is the object of the first comparison, not the subject of the second
+    doc = annotate(nlp, INTRO + "We find that it is 2x faster than prior detectors and more accurate than RetinaNet.",
+                   {**ENTS, "RetinaNet": "Method"}, proposed=("GlintNet",))
+    assert ("GlintNet", "RetinaNet") in triples(doc, "improvesOver")
+
+
+# -- a clause opened by where the result holds ------------------------------------------
+@pytest.mark.parametrize("opening", ["On long clauses", "With small budgets", "On DOTA"])
+def test_a_setting_opening_the_sentence_leaves_the_method_after_it_the_subject(nlp, opening):
+    doc = annotate(nlp, INTRO + f"{opening} FCOS outperforms RetinaNet by 1.2 points.",
+                   {**ENTS, "FCOS": "Method", "RetinaNet": "Method"}, proposed=("GlintNet",))
+    assert triples(doc, "improvesOver") == {("FCOS", "RetinaNet")}
+
+
+def test_a_method_after_than_on_is_still_compared(nlp):
+    doc = annotate(nlp, INTRO + "GlintNet runs faster than on tiny scenes RetinaNet does.",
+                   {**ENTS, "RetinaNet": "Method"}, proposed=("GlintNet",))
+    assert ("RetinaNet", "GlintNet") not in triples(doc, "improvesOver")
+
+
+def test_a_method_right_after_the_opening_with_is_what_is_used_not_the_subject(nlp):
+    doc = annotate(nlp, INTRO + "With FCOS the detector outperforms RetinaNet.",
+                   {**ENTS, "FCOS": "Method", "RetinaNet": "Method"}, proposed=("GlintNet",))
+    assert ("FCOS", "RetinaNet") not in triples(doc, "improvesOver")

@@ -69,6 +69,13 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
         low = tok.lower_
         if cur and isinstance(cur[-1], Mention) and low in _POSSESSIVE:
             break  # "X's gain of 1.3%": the named method is the baseline
+        if low in c.compound_participles and cur and (isinstance(cur[-1], Mention) or not _noun_like(cur[-1], c)) \
+                and i + 1 < len(tokens) \
+                and tokens[i + 1].text[:1].isalnum() and tokens[i + 1].lower_ not in c.participle_preps \
+                and not _stop_here(tokens, i + 1, c.stops, c.stop_exceptions):
+            cur.append(tok)  # "the Transformer based MoE model": "Transformer-based", written apart
+            i += 1
+            continue
         if not cur and c.repeated_preposition.match(text, tok.idx):
             # "over A, as well as over B": the cue's word said again after a separator.
             end = c.repeated_preposition.match(text, tok.idx).end()
@@ -134,13 +141,40 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
         if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops, c.stop_exceptions)):
             break
         if not inside_word and low in c.stops_after_noun and cur and _noun_like(cur[-1], c):
-            break  # "models trained on X", but "separately trained models"
+            tail = _participle_tail(s, tokens, i)
+            if not tail:
+                break  # "models trained on 10x more data", but "separately trained models"
+            cur.extend(tokens[i:i + tail])  # "methods proposed in prior work": the text's words, whole
+            i += tail
+            continue
         cur.append(tok)
         i += 1
     if cur:
         pieces.append(cur)
         seps.append(sep)
     return _finish(s, pieces, seps, examples_from, subject)
+
+
+def _participle_tail(s: Sentence, tokens: list[Token], i: int) -> int:
+    """How many tokens from the participle at i its phrase holds ("trained on
+    film subtitle counts"), or 0: a preposition of `participle_preps` and one
+    to six words up to a mark, a list separator, a stop, a number or a cue."""
+    c = s.cues
+    if i + 2 >= len(tokens) or tokens[i + 1].lower_ not in c.participle_preps:
+        return 0
+    j = i + 2
+    while j < len(tokens) and j - i - 2 < 6:
+        tok = tokens[j]
+        low = tok.lower_
+        if not tok.text[:1].isalnum() or low in c.list_separators or tok.like_num \
+                or _stop_here(tokens, j, c.stops, c.stop_exceptions) or low in c.stops_after_noun \
+                or c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text):
+            break
+        j += 1
+    if j == i + 2 or (j < len(tokens) and tokens[j].like_num) \
+            or any(t.lower_ in c.participle_settings for t in tokens[i + 2:j]):
+        return 0  # "trained on 10x more data", "trained with the same budget": the setting, not the baseline
+    return j - i
 
 
 def _count(tokens: list[Token], i: int) -> bool:
@@ -276,10 +310,19 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         items = [x for x in items if (x.start if isinstance(x, Mention) else x.idx - base) >= start]
         if not items:
             return None
-    named = _named_in(s, items, c)
+    whole_end = end
+    core = _before_participle(items, c)  # "techniques proposed in prior work": "techniques" says what it is
+    if len(core) < len(items):
+        items = core
+        last = items[-1]
+        end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base
+        text = s.text[start:end]
+    # "the SOTA Transformer based MoE model": a kind built on a named method, in the text's own words
+    compound = any(isinstance(x, Token) and x.lower_ in c.compound_participles for x in items[1:-1])
+    named = None if compound else _named_in(s, items, c)
     if named is not None:
-        if named.name == subject or named.proposed:
-            return None
+        if named.name == subject or (named.proposed and subject == s.main):
+            return None  # the paper's proposal is no baseline of itself; another method may beat it ("X outperforms our Y")
         return Baseline(named.name, named.start, named.end, named=True)
     name = _name_written(s, items, c)
     if name is not None:
@@ -299,5 +342,15 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
     if head in c.baseline_heads or plural_after_marker or c.baseline_phrase.search(text):
         if any(t.lower_ in c.own_words for t in items if isinstance(t, Token)):
             return None
-        return Baseline(text, start, end, named=False)
+        return Baseline(s.text[start:whole_end], start, whole_end, named=False)
     return None
+
+
+def _before_participle(items: list, c) -> list:
+    """The items before a participle phrase that baselines_from kept ("trained on X")."""
+    for k in range(1, len(items) - 1):
+        x = items[k]
+        if isinstance(x, Token) and x.lower_ in c.stops_after_noun and _noun_like(items[k - 1], c) \
+                and isinstance(items[k + 1], Token) and items[k + 1].lower_ in c.participle_preps:
+            return items[:k]
+    return items

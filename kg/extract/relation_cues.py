@@ -156,6 +156,9 @@ class Cues:
     next_by: re.Pattern  # after a baseline: " by 2.1 points and ": its margin, up to the next baseline
     margin_next: re.Pattern  # right after a baseline: " by", its own margin follows
     subject_clause: re.Pattern  # opens a clause with a subject of its own: "that " in "we find that prompting ..."
+    setting_opener: re.Pattern  # "On long clauses FooNet ...": a clause opened by where, not by what is compared
+    pronoun_object: re.Pattern  # "outperforms it": the object stands for a yardstick named before
+    earlier_work: re.Pattern  # "the previous baseline", "existing methods": earlier work as a clause's whole subject
     subject_list_join: re.Pattern  # between methods listed as one subject: ", ", " and ", " & " (list_join)
     plural_name: re.Pattern  # at the end of a name: "SSMs", "diffusion models" (case as written)
     baseline_heads: frozenset[str]
@@ -169,6 +172,9 @@ class Cues:
     own_words: frozenset[str]  # "our", "we": a phrase with one is the paper's own
     own_first_words: frozenset[str]  # "proposed": first in a phrase, it is the paper's own
     stops_after_noun: frozenset[str]  # "trained": ends a baseline phrase after a noun
+    participle_preps: frozenset[str]  # "trained on X": a participle's phrase kept in a descriptive baseline
+    participle_settings: frozenset[str]  # "trained with the same budget": a setting, left out
+    compound_participles: frozenset[str]  # "Transformer based MoE model": a hyphen's compound, written apart
     repeated_preposition: re.Pattern  # "over", "than" said again after a list's separator
     leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern
@@ -332,6 +338,13 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         next_by=re.compile(rf"\s*{_alt(data['next_margin_words'])}\s+(?:[^,;.()]|\.(?=\d)){{1,40}}?"
                            rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
         subject_clause=re.compile(rf"\b{_alt(data['subject_clause_openers'])}\s+", re.I),
+        setting_opener=re.compile(rf"\W*{_alt([re.escape(w) for w in data['setting_openers']])}\s+(?-i:[a-z])", re.I),
+        pronoun_object=re.compile(rf"\s*{_alt([re.escape(w) for w in data['pronoun_objects']])}\b", re.I),
+        # the clause's subject: first (after an article) and at most three words before the cue
+        earlier_work=re.compile(rf"\s*(?:{_alt([re.escape(w) for w in data['baseline_drop_first']])}\s+)?"
+                                rf"{_alt([re.escape(w) for w in data['baseline_modifiers']])}(?:\s+[\w-]+){{0,2}}?"
+                                rf"\s+{_alt([re.escape(w) for w in data['baseline_heads']])}(?:\s+[\w-]+){{0,3}}\s*",
+                                re.I),
         margin_next=re.compile(rf"\s+{_alt(data['next_margin_words'])}\b", re.I),
         subject_list_join=re.compile(list_join(separators), re.I),
         # An empty list (a user's "replace") matches nothing, not everything.
@@ -347,6 +360,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         own_words=frozenset(w.lower() for w in data["own_words"]),
         own_first_words=frozenset(w.lower() for w in data["own_first_words"]),
         stops_after_noun=frozenset(w.lower() for w in data["baseline_stop_after_noun"]),
+        participle_preps=frozenset(w.lower() for w in data["baseline_participle_preps"]),
+        participle_settings=frozenset(w.lower() for w in data["baseline_participle_settings"]),
+        compound_participles=frozenset(w.lower() for w in data["baseline_compound_participles"]),
         repeated_preposition=re.compile(rf"\b(?:{_alt(baseline_after)}|than)\s", re.I),
         leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
         example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),

@@ -209,8 +209,11 @@ def _refers_to_proposal(s: Sentence, pos: int) -> bool:
     return bool(c.self_reference.search(text, s.places) or c.it_reference.search(text, s.places))
 
 
-def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> tuple[str | None, float]:
-    """Who does what the words at `pos` say, and how sure we are."""
+def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
+             compared: bool = False) -> tuple[str | None, float]:
+    """Who does what the words at `pos` say, and how sure we are. For a
+    comparison (`compared`), earlier work named in the clause ("the previous
+    baseline", "existing methods") is its subject rather than the proposal."""
     excluded = list(exclude)
 
     def free(m: Mention) -> bool:
@@ -241,6 +244,8 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = ()) -> 
     if others:
         own = _proposal_by_head(s, others[-1])
         return (own, 0.7) if own else (others[-1].name, 0.6)
+    if compared and s.cues.earlier_work.fullmatch(clause):
+        return None, 0.0  # "although the previous baseline outperforms X": earlier work compared, not the proposal
     if s.main and s.cues.definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
@@ -312,7 +317,10 @@ def _compared_mention(s: Sentence, start: int, m: Mention) -> bool:
         verb = cue.search(before, s.places, start)
         if verb and c.verb_object_start.fullmatch(before, verb.end()):
             return True
-    return bool(c.compared_before.search(before))
+    found = c.compared_before.search(before)
+    if found and not before[:found.start()].strip() and c.setting_opener.match(before):
+        return False  # "On long clauses FooNet outperforms X": the clause opens with where, FooNet is its subject
+    return bool(found)
 
 
 # -- improvesOver ----------------------------------------------------------------
@@ -366,12 +374,21 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         of_method = {meth.start for meth in methods if meth.start in ends}
     else:
         of_method = set()
+    # "matches X on A and outperforms it on B": "it" stands for the yardstick named before.
+    referred: dict[int, int] = {}  # cue start -> where its pronoun ends
+    if parity:
+        for k, (cue_start, obj_start) in enumerate(starts):
+            before = [p for p in parity if p <= cue_start]
+            pronoun = c.pronoun_object.match(text, obj_start) if before and obj_start not in parity else None
+            if pronoun:
+                starts[k] = (cue_start, max(before))
+                referred[cue_start] = pronoun.end()
     starts.sort()
     taken: list[tuple[int, int]] = []
     for cue_start, obj_start in starts:
         if any(a <= obj_start < b for a, b in taken):
             continue
-        subject, conf = _subject(s, cue_start)
+        subject, conf = _subject(s, cue_start, compared=True)
         if subject is None:
             subject, conf = _fronted_subject(s, cue_start, obj_start)
         if subject is None and obj_start not in of_method:
@@ -386,8 +403,8 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         if not baselines:
             continue
         baselines += _coordinated(s, max(b.end for b in baselines), subject)
-        end = max(b.end for b in baselines)
-        if obj_start in parity and not c.advantage.match(text, end):
+        end = referred.get(cue_start, max(b.end for b in baselines))  # "... outperforms it": what follows "it"
+        if obj_start in parity and cue_start not in referred and not c.advantage.match(text, end):
             continue  # "on par with X" and no more: X is matched, not beaten
         taken.append((obj_start, end))
         found.append(Comparison(subject, baselines, cue_start, end))
@@ -606,10 +623,18 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         return
     gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
+    asides = {i: _aside(s, comp) for i, comp in enumerate(comparisons)}
+    for i, aside in asides.items():
+        if aside is not None:
+            # "a 2.0x speedup on A (a further 7.2% gain over X)": the margin is the aside's own number
+            groups[i] = [q for q in s.quantities if aside[0] < q.start < aside[1] and _is_gain(s, q)]
     for q in gains:
-        if _owned_by_baseline(s, comparisons, q):
+        if _owned_by_baseline(s, comparisons, q) or any(a is not None and a[0] < q.start < a[1] for a in asides.values()):
             continue
-        nearest = min(range(len(comparisons)), key=lambda i: _distance(comparisons[i], q, s.text))
+        free = [i for i in range(len(comparisons)) if asides[i] is None]
+        if not free:
+            continue
+        nearest = min(free, key=lambda i: _distance(comparisons[i], q, s.text))
         groups[nearest].append(q)
     nexts = _next_starts(s)
     for i, comp in enumerate(comparisons):
@@ -637,6 +662,30 @@ def _gains(s: Sentence) -> list[Quantity]:
     more = [q for q in s.quantities if q not in clear and q.unit in units and q.from_value is None
             and not _in_brackets(s, q) and not _score_context(s, q)]
     return sorted(clear + more, key=lambda q: q.start)
+
+
+def _aside(s: Sentence, comp: Comparison) -> tuple[int, int] | None:
+    """The brackets of a comparison made in brackets with a margin of its
+    own, "... (a further 7.2% gain over X)", or None: those that hold its
+    first baseline and a margin before it."""
+    pos = comp.baselines[0].start
+    opened = s.text.rfind("(", 0, pos)
+    if opened < 0 or s.text.rfind(")", 0, pos) > opened:
+        return None
+    closed = s.text.find(")", pos)
+    if closed < 0 or not any(opened < q.start and q.end <= pos and _is_gain(s, q) for q in s.quantities):
+        return None
+    return opened, closed
+
+
+def _owns_gain(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
+    """Whether a comparison of the sentence takes the margin `q`: any, but
+    one made in brackets only the numbers there."""
+    for comp in comparisons:
+        aside = _aside(s, comp)
+        if aside is None or aside[0] < q.start < aside[1]:
+            return True
+    return False
 
 
 def _in_brackets(s: Sentence, q: Quantity) -> bool:
@@ -779,7 +828,7 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
     nexts = _next_starts(s)
     for q in s.quantities:
         gain = _is_gain(s, q)
-        if gain and comparisons:
+        if gain and _owns_gain(s, comparisons, q):
             continue  # said by how much it beats a baseline: an improvesOver value
         run_end = _run_end(s, q)
         metric = respective_metric(s, q) or _metric_near(s, q, run_end)
