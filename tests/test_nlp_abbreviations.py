@@ -66,7 +66,7 @@ def test_capitals_inside_words_when_no_long_form_has_them_open_words(nlp) -> Non
 
 
 def test_a_leading_digit_spelled_out(nlp) -> None:
-    text = "We propose a novel Two-Stage framework for Structured Pebbling (2SSP) for pruning."
+    text = "We describe a Two-Stage framework for Structured Pebbling (2SSP) for pruning."
     assert pairs(nlp, text) == [("Two-Stage framework for Structured Pebbling", "2SSP")]
 
 

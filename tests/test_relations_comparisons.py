@@ -219,9 +219,9 @@ def test_the_subjects_name_with_kind_words_is_no_baseline(nlp):
 
 # -- margins ---------------------------------------------------------------------------
 def test_a_percentage_after_margin_words_is_the_margin_over_what_follows(nlp):
-    doc = run(nlp, "QuillNet improves recall by an average of 8% over prior parsers and beats BarNet by 3%.",
+    doc = run(nlp, "QuillNet improves recall by an average of 6% over prior parsers and beats BarNet by 3%.",
               BarNet="Method")
-    assert valued(doc) == {("QuillNet", "prior parsers", "8"), ("QuillNet", "BarNet", "3")}
+    assert valued(doc) == {("QuillNet", "prior parsers", "6"), ("QuillNet", "BarNet", "3")}
 
 
 def test_a_percentage_without_margin_words_is_no_margin(nlp):
