@@ -265,7 +265,7 @@ def _capital_word(tok: Tok, lex: Lexicon) -> bool:
 
 
 def joined_list_items(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
-    """ "VIPeR, QMUL GRID, CUHK Campus and CUHK03": capitalised names side by
+    """ "CUHK03, QMUL GRID, CUHK Campus and VIPeR": capitalised names side by
     side inside a list of datasets are one item, not two datasets."""
     conj = lex.patterns.list_separators
     single = {c.start for c in found if c.label == "Dataset" and c.end - c.start == 1}

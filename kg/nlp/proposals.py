@@ -59,7 +59,7 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
     """The name that starts at token i, if one does: an abbreviation's long
     form, a name-like token, or (when `relaxed`) a Title Case run. A run may
     open with a common word right after "called" (`named`: "Deep Speech") or
-    when two more words follow ("a Deep Contextualized Term Weighting framework")."""
+    when two more words follow ("a Deep Pebble Term Weighting framework")."""
     if i in pairs:
         return pairs[i]
     tok = v[i]
@@ -71,7 +71,7 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
         while j < len(v) and j - i < 5 and v[j].text[:1].isupper() and v[j].text not in lex.not_names \
                 and not v[j].is_punct:
             j += 1
-            # After "called" a name's words may be joined by "and" ("called Selective Token and Channel Mixer").
+            # After "called" a name's words may be joined by "and" ("called Selective Pebble and Quill Mixer").
             if named and j + 1 < len(v) and v[j].lower_ == "and" and _TITLE_WORD.match(v[j + 1].text):
                 j += 1
         if j - i < 2 and (common or _is_adjective(tok.text, lex)):
@@ -137,7 +137,7 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
             break
         end += 1
     if end > start and end < sent_end and v[end].text == "," and v[end - 1].lower_ in cues.lower_name_generic_heads:
-        return _apposed_name(v, text, end + 1, lex, cues)  # "a new objective, unlikelihood training, which"
+        return _apposed_name(v, text, end + 1, lex, cues)  # "a new objective, pebble smoothing, which"
     if end - start < 2:
         return None
     first, last = v[start].lower_, v[end - 1].lower_
@@ -160,8 +160,8 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
 
 
 def _apposed_name(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
-    """ "we propose a new objective, unlikelihood training, which ...", "a new
-    black-box method, output2prompt, that ...": after a generic head and a
+    """ "we propose a new objective, pebble smoothing, which ...", "a new
+    gray-box method, quill2net, that ...": after a generic head and a
     comma, the name is the one to four words up to the next comma or bracket
     (or the end of the sentence); not a description ("a method, a new ...")."""
     sent_end = v[i].sent_end if i < len(v) else i
@@ -215,10 +215,10 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
         if seen == window:
             break
         seen += 1
-        # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
+        # "we propose to bridge the KNOT gap": after "to" comes what is done, not a name.
         if tok.lower_ in stop and (k > i or tok.lower_ == "to") and not _joins_words(v, k):
             return None
-        # "we propose training reward models (RMs)": a gerund opens what is done ("sliding window
+        # "we propose training value critics (VCs)": a gerund opens what is done ("sliding window
         # attention (SWA)" is a defined name).
         if prev is None and stop and tok.text.isalpha() and tok.text.islower() and tok.text.endswith("ing") \
                 and k not in pairs:
@@ -252,7 +252,7 @@ def _bracketed_name(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], 
     (`our_nouns`) of a phrase with an article, within a few tokens of the
     opener; a run of capitalised words whole ("Rank-1 Representation ...")."""
     if v[i].lower_ not in ("a", "an", "the"):
-        return None  # "we propose training reward models (RMs)": what is done
+        return None  # "we propose training value critics (VCs)": what is done
     for k in range(i, min(v[i].sent_end, i + _WINDOW) - 1):
         if v[k].text == "(":
             if not cues.our_noun.fullmatch(v[k - 1].lower_):
@@ -289,8 +289,8 @@ def _past_short_form(v: list[Tok], end: int) -> int:
 def _modified_known(v: list[Tok], i: int, name: Name, texts: tuple[str, ...], known: set[Name],
                     abbreviations: list[tuple[Span, Span]], tasks: set[Name], lex: Lexicon,
                     cues: ProposalCues) -> Name:
-    """ "we propose the delay-penalized CTC", "we introduce stochastic delayed
-    execution MDPs": a name known before (the gazetteer's, or a short form
+    """ "we propose the pebble-weighted CTC", "we introduce noisy lagged
+    action MDPs": a name known before (the gazetteer's, or a short form
     defined earlier) with up to three words of its own before it names a new
     variant, and the proposal is the whole phrase; else `name`. Not a gerund
     ("testing FAs") nor a task's name ("a streamlined ASR" stays a task)."""
@@ -377,10 +377,10 @@ def _introduced_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int
 
 def _namely_introduces(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues,
                        names_before: set[str]) -> bool:
-    """ "we propose a novel approach (namely, FooNet)": "namely" names the
+    """ "we propose a new approach (namely, FooNet)": "namely" names the
     paper's own thing only after a noun of method ("two public datasets,
     namely ..." lists others' work) in a sentence that introduces something,
-    or right after a proposal's name ("four types of the Extractors, namely
+    or right after a proposal's name ("two types of the Pebblers, namely
     ...": its variants)."""
     i = _token_at(v, idxs, char)
     if i is None:
@@ -649,8 +649,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
 def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lower: str | None, lex: Lexicon,
                      cues: ProposalCues, pairs: dict[int, Name], known: set[Name],
                      tasks: set[Name]) -> list[tuple[Name, str]]:
-    """ "Experiment results show that ICN contributes to better diversity",
-    "Extended Mind Transformers outperform today's state of the art": in an
+    """ "Experiment results show that PQN contributes to better diversity",
+    "Pebble Mind Transformers outperform the state of the art": in an
     abstract where no cue found a proposal, a name the gazetteer does not know
     that opens a sentence (or follows "show that") and does better than others
     is the paper's own."""
