@@ -16,9 +16,9 @@ from kg.nlp.abbrev_match import is_abbreviation, is_camel_abbreviation, is_loose
     ("Lion", "EvoLved Sign Momentum"),
     ("BDD100K", "Berkeley Deep Drive"),
     ("BER", "balanced error rate"),
-    ("SCoRe", "Submodular Combinatorial Representation Learning"),
+    ("SCoRe", "Sparse Contrastive Representation Learning"),
     ("GNNs", "graph neural networks"),
-    ("2SSP", "Two-Stage framework for Structured Pruning"),
+    ("2SSP", "Two-Stage framework for Structured Pebbling"),
 ])
 def test_true_pairs(short: str, long: str) -> None:
     assert is_abbreviation(short, long)

@@ -240,12 +240,12 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We propose FooNet. FooNet is tested on two public sets, namely Kestrel-1 and Heron-2.", {"FooNet"}),
     # in an abstract where no cue found a proposal, an unknown name that does better than others
     ("Experiment results show that PQN contributes to better diversity.", {"PQN"}),
-    ("We open source a retrieval benchmark, and show that Pebble Mind Transformers outperform the state of the art.",
+    ("We release a recall benchmark, and show that Pebble Mind Transformers outperform the state of the art.",
      {"Pebble Mind Transformers"}),
     # a lone capitalised word takes the method head after it
     ("We also introduce a Quokka regularizer that steadies training.", {"Quokka regularizer"}),
     # a name in brackets right after a noun of method
-    ("We introduce a novel weakly-supervised method (Rank-1 Pebble Finetuning; RPF-1) for steering.",
+    ("We introduce a new weakly-supervised method (Rank-1 Pebble Finetuning; RPF-1) for steering.",
      {"Rank-1 Pebble Finetuning"}),
     # a defined name may open with an -ing word
     ("We introduce sliding pebble attention (SPA) for long texts.", {"sliding pebble attention"}),
@@ -266,7 +266,7 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "In Table 2, a new record is set.",
     # a lower-case description after an opener, not a name
     "We propose a multi-task learning framework for birds.",
-    "We propose training reward models with contrast.",
+    "We propose training value critics with contrast.",
     "We introduce a network designed for birds.",
     "We present hardware embeddings for cost models.",
     "We propose a spherical extension of spectral clustering.",
@@ -302,7 +302,7 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     # a comma that goes on with more description does not set a lower-case name off
     "We propose a triple pathway, 9-layers deep, two-dimensional network.",
     # naming words after which the name is not the paper's own
-    "Training shows a phenomenon called Edge of Drift in the loss.",
+    "Training shows a phenomenon called Ridge of Drift in the loss.",
     "This is a so-called Foo-type result.",
     "The tags mark what we call FooNet units.",
     # a lower-case name after a naming word, in a sentence that introduces nothing

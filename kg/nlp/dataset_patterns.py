@@ -201,7 +201,7 @@ def coordinated_types(v: list[Tok], found: list[Candidate], lex: Lexicon) -> Non
 
 
 def listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
-    """ "on Caltech, INRIA and ETH": a capitalised word listed between known
+    """ "on ETH, INRIA and Caltech": a capitalised word listed between known
     datasets is one too, though alone it would be too common a word to call a name."""
     conj = lex.patterns.list_separators
     known = sorted((c.start, c.end) for c in found

@@ -4,7 +4,7 @@ kg.nlp.proposal_cues):
 
 - an opener and the first name after it: "we propose / introduce / designed
   X", "this paper presents X", "by proposing X", "... and introduce X"; a
-  lower-case name set off after it ("we propose knowledge boosting, a ...");
+  lower-case name set off after it ("we propose knot boosting, a ...");
   names listed with it ("X (XN) and Y");
 - a naming word: "called / dubbed / denoted as X", "we call this approach X";
 - "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
@@ -95,7 +95,7 @@ def _lower_name_at(v: list[Tok], i: int, lex: Lexicon) -> Name | None:
 
 
 def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
-    """ "the proposed selective token generation outperforms": a lower-case
+    """ "the proposed selective pebble generation outperforms": a lower-case
     name of two to four words after "the proposed", cut before an adverb;
     "the proposed method", "the proposed deep model" or a plural name nothing."""
     name = _lower_name_at(v, i, lex)
@@ -116,12 +116,12 @@ def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Prop
 
 
 def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
-    """ "we propose (a novel) knowledge boosting, ...", "we introduce a latent
+    """ "we propose (a novel) knot boosting, ...", "we introduce a latent
     attention layer that ...": a lower-case name of two to five words right
     after an opener (past an article and words of praise), set off by a
     comma or bracket, or with a method's head ("layer", "loss") where the
     clause goes on ("which", "to" ...). Not a gerund that opens what is
-    done ("we propose training reward models"), a task, a dataset, a plural
+    done ("we propose training value critics"), a task, a dataset, a plural
     or a participle ("a network designed for"), nor a description that ends
     in a generic head ("a multi-task learning framework") unless an
     abbreviation in brackets names it."""
@@ -141,15 +141,15 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
     if end - start < 2:
         return None
     first, last = v[start].lower_, v[end - 1].lower_
-    # Set off as a name ("knowledge boosting, a ..."), or a method's part going on ("a latent attention layer that").
+    # Set off as a name ("knot boosting, a ..."), or a method's part going on ("a latent attention layer that").
     set_off = end == sent_end or v[end].text in cues.lower_name_set_off and not (
-        # "a dual pathway, 11-layers deep, ...": a comma that goes on with more description
+        # "a triple pathway, 9-layers deep, ...": a comma that goes on with more description
         v[end].text == "," and (end + 1 >= sent_end or v[end + 1].lower_ not in cues.lower_name_after_comma))
     if not set_off and not (v[end].lower_ in cues.lower_name_ends
                             and _is_method_head(last.rsplit("-", 1)[-1], lex)):
         return None
     abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
-    # "training reward models" opens what is done; "bi-clustering regularization" is a name
+    # "training value critics" opens what is done; "bi-clustering regularization" is a name
     if first.endswith("ing") and "-" not in first or last.endswith("ed") \
             or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
             or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
@@ -229,13 +229,13 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
         if name is not None:
             end = _past_short_form(v, name[1])
             if end < len(v) and (v[end].lower_ in lex.task_heads or v[end].lower_ in lex.task_cues):
-                return None  # "a neural POS tagging model", "the SSS problem": the name is part of a task
+                return None  # "a neural POS tagging model", "the KNOT problem": the name is part of a task
             return name
     return None
 
 
 def _with_head(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name:
-    """ "we introduce a Parsvel regularizer that ...": a lone capitalised word
+    """ "we introduce a Quokka regularizer that ...": a lone capitalised word
     that is no name by its shape takes the method head after it ("regularizer",
     "loss"; not a generic one: "a Bayesian model" stays "Bayesian")."""
     start, end = name
@@ -478,7 +478,7 @@ def _listed(v: list[Tok], idxs: tuple[int, ...], texts: tuple[str, ...], text: s
             abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name],
             openers: list[re.Match]) -> list[tuple[Name, str]]:
     """ "we present two embedding layers: (a) Foo Bar (FB) and (b) ...", "we
-    propose two simple modifications - clipped softmax and gated attention":
+    propose two small changes - clipped pebble and gated quill":
     after an opener and a count ("two", "several") the names listed after a
     colon or dash are the paper's own. Lower-case items count only as a list
     of two or more items of two to four words each ("signal and noise" is no
@@ -505,7 +505,7 @@ def _listed(v: list[Tok], idxs: tuple[int, ...], texts: tuple[str, ...], text: s
 
 
 def _lower_items(v: list[Tok], start: int, end: int, lex: Lexicon, cues: ProposalCues) -> list[Name]:
-    """The items of "clipped softmax and gated attention", "(a) x y, (b) z w":
+    """The items of "clipped pebble and gated quill", "(a) x y, (b) z w":
     each two to four lower-case words, no article or function word; [] unless
     every item is one and there are two or more."""
     while end > start and v[end - 1].is_punct and v[end - 1].text not in (")",):
@@ -622,7 +622,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                     name = use[0].start, use[0].end
                 if rx is cues.our_name and (name in known or any(t_end == name[1] for _, t_end in tasks)):
                     continue  # "our BERT model", "our improved SMT system": a known model or a task's system
-                # "a realistic dataset called LIMIT": what is named comes before the naming word
+                # "a realistic dataset called Quokka": what is named comes before the naming word
                 from_char = max(m.start() - _NAMED_BEFORE, v[v[name[0]].sent_start].idx) if rx is cues.naming \
                     else m.end()
                 found.append((name, _label(v, text, from_char, name, cues)))

@@ -7,7 +7,7 @@ reads the name the title introduces (rule family "titles",
 kg/resources/rules/titles.json):
 
 - the head before a colon or a dash: "FooNet: Fast ... for ...",
-  "FooNet - ...", "The Foo Learning Environment: An Evaluation Platform"
+  "FooNet - ...", "The Foo Learning Environment: A Playground"
   (a Dataset); not a phrase ("Lifting from the Deep: ..."), a description
   of what is done ("Rethinking Attention: ..."), a task ("Semantic
   Segmentation: ..."), nor the topic of a survey ("FooNets: A Survey");
