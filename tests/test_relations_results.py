@@ -234,10 +234,10 @@ def test_a_margin_in_brackets_after_a_metric_is_not_a_score_in_it(nlp):
 
 def test_a_proposed_method_named_after_for_owns_the_number(nlp):
     doc = annotate(nlp, "We propose FooNet-8B and FooNet-70B, two decoders. Our method reaches 141 tokens/s for "
-                   "FooNet-8B and 129 tokens/s for FooNet-70B on Alpha-QA.",
+                   "FooNet-8B and 117 tokens/s for FooNet-70B on Alpha-QA.",
                    {"FooNet-8B": "Method", "FooNet-70B": "Method", "tokens/s": "Metric", "Alpha-QA": "Dataset"},
                    ("FooNet-8B", "FooNet-70B"))
-    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "129", "Alpha-QA")}
+    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "117", "Alpha-QA")}
 
 
 def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
@@ -411,11 +411,11 @@ def test_each_number_qualifier_may_stand_between_a_change_word_and_its_number(nl
 def test_each_method_link_gives_the_number_to_the_method_after_it(nlp, word):
     ents = {"FooNet-8B": "Method", "FooNet-70B": "Method", "tokens/s": "Metric", "Alpha-QA": "Dataset"}
     text = ("We propose FooNet-8B and FooNet-70B, two decoders. Our method reaches 141 tokens/s {0} FooNet-8B and "
-            "129 tokens/s {0} FooNet-70B on Alpha-QA.")
+            "117 tokens/s {0} FooNet-70B on Alpha-QA.")
     doc = annotate(nlp, text.format(word), ents, ("FooNet-8B", "FooNet-70B"))
-    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "129", "Alpha-QA")}
+    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "117", "Alpha-QA")}
     doc = annotate(nlp, text.format("zzz"), ents, ("FooNet-8B", "FooNet-70B"))
-    assert ("FooNet-70B", "tokens/s", "129", "Alpha-QA") not in scores(doc)
+    assert ("FooNet-70B", "tokens/s", "117", "Alpha-QA") not in scores(doc)
 
 
 @pytest.mark.parametrize("word", PIECES["training_data_links"])
@@ -645,11 +645,11 @@ def _values(nlp, sentence: str) -> set[tuple]:
 
 @pytest.mark.parametrize("piece", PIECES["possessive_score_links"])
 def test_each_possessive_score_link_gives_the_number_to_the_baseline(nlp, piece):
-    """ "surpasses BarNet's gain of +1.3%": the number is BarNet's own, no margin over it."""
-    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} +1.3% on Alpha-QA.") == {("BarNet", None, None)}
-    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} only +1.3% on Alpha-QA.") \
+    """ "surpasses BarNet's gain of +1.7%": the number is BarNet's own, no margin over it."""
+    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} +1.7% on Alpha-QA.") == {("BarNet", None, None)}
+    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} only +1.7% on Alpha-QA.") \
         == {("BarNet", None, None)}
-    assert _values(nlp, "FooNet surpasses BarNet's gain zzz +1.3% on Alpha-QA.") == {("BarNet", "1.3", "%")}
+    assert _values(nlp, "FooNet surpasses BarNet's gain zzz +1.7% on Alpha-QA.") == {("BarNet", "1.7", "%")}
 
 
 def _points_forms() -> list[str]:

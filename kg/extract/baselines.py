@@ -68,7 +68,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             continue
         low = tok.lower_
         if cur and isinstance(cur[-1], Mention) and low in _POSSESSIVE:
-            break  # "X's gain of 1.3%": the named method is the baseline
+            break  # "X's gain of 1.7%": the named method is the baseline
         if not cur and c.repeated_preposition.match(text, tok.idx):
             # "over A, as well as over B": the cue's word said again after a separator.
             end = c.repeated_preposition.match(text, tok.idx).end()
@@ -288,7 +288,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         return None
     if c.self_reference.pattern.fullmatch(text):
         return None
-    head = c.trailing_exception.sub("", text).rsplit(None, 1)[-1].lower()  # "the ASR system by itself"
+    head = c.trailing_exception.sub("", text).rsplit(None, 1)[-1].lower()  # "the CTC decoder by itself"
     words = [x for x in items if not (isinstance(x, Token) and x.like_num)]  # "12 prior parsers": after the count
     first = words[0].lower_ if words and isinstance(words[0], Token) else ""
     if first in c.own_first_words:

@@ -206,7 +206,7 @@ class NumberReader:
         return out
 
     def joined(self, text: str, q: Quantity, nxt: Quantity) -> bool:
-        """Are `q` and the next quantity `nxt` of `text` coordinated ("1.1 and 1.3", "2.1, 3.4", "8 vs. 9")?"""
+        """Are `q` and the next quantity `nxt` of `text` coordinated ("0.8 and 1.6", "2.1, 3.4", "8 vs. 9")?"""
         return bool(self.coordinated.fullmatch(" " + text[q.end:nxt.start]))
 
     def _paired_changes(self, text: str, m: re.Match) -> list[Quantity]:

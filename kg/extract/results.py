@@ -298,7 +298,7 @@ _NEXT_WORDS = re.compile(r"\s*[^\s,;:()]+(?:\s+[^\s,;:()]+)?")
 
 
 def measured_against(s: Sentence, clause_start: int, q: Quantity) -> bool:
-    """ "comparable performance to BarNet, with more than 10x speedup": the
+    """ "comparable performance to BarNet, with more than 8x speedup": the
     clause names a yardstick, and the multiplier is relative to it."""
     return bool(rules_of(s).yardstick.search(s.text, clause_start, q.start))
 
