@@ -546,10 +546,10 @@ def test_each_dataset_before_link_gives_the_number_the_dataset_before_it(nlp, wo
 
 
 def test_a_count_of_datasets_does_not_end_the_window_of_a_margins_dataset(nlp):
-    """ "0.5% gains on 40 datasets from Alpha-QA": 40 counts datasets, it is no next result."""
+    """ "0.5% gains on 30 datasets from Alpha-QA": 30 counts datasets, it is no next result."""
     ents = {"FooNet": "Method", "BarNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
-    doc = annotate(nlp, "We propose FooNet, a reader. FooNet improves BarNet, bringing 0.5% gains on 40 datasets from "
-                   "Alpha-QA and 0.8% gains on 4 datasets from Beta-QA.", ents, ("FooNet",))
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet improves BarNet, bringing 0.5% gains on 30 datasets from "
+                   "Alpha-QA and 0.8% gains on 6 datasets from Beta-QA.", ents, ("FooNet",))
     got = {(r["o"], r.get("value"), r.get("dataset")) for r in rels(doc, "improvesOver") if r.get("value")}
     assert got == {("BarNet", "0.5", "Alpha-QA"), ("BarNet", "0.8", "Beta-QA")}
 

@@ -724,7 +724,7 @@ def _run_end(s: Sentence, q: Quantity) -> int:
 
 def _next_starts(s: Sentence) -> dict[int, int]:
     """Where the next number after each number begins: the window in which a
-    dataset after a number is that number's. A count ("on 40 datasets from
+    dataset after a number is that number's. A count ("on 30 datasets from
     MTEB") is no next result and does not close the window."""
     qs = s.quantities
     results = [q for q in qs if not _counts(s, q)]
