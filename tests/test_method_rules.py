@@ -31,7 +31,7 @@ def test_items_listed_with_a_known_method_are_methods(nlp):
 
 @pytest.mark.parametrize("text, not_found", [
     ("QuillNet uses token representations, and FooNet reaches high accuracy.", "token representations"),  # clauses
-    ("We combine FooNet and iterative optimization of selected data.", "iterative optimization"),  # "of" goes on
+    ("We combine FooNet and iterative optimization of sampled batches.", "iterative optimization"),  # "of" goes on
     ("QuillNet, lattice probes appear.", "lattice probes"),  # commas alone: no list
 ])
 def test_what_is_not_a_listed_method(nlp, text, not_found):
@@ -80,7 +80,7 @@ def test_a_version_after_a_function_word_stands_alone(nlp):
 
 @pytest.mark.parametrize("text, name", [
     ("We improve prior methods such as Round-To-Kite and QuillQ on birds.", "Round-To-Kite"),
-    ("Pebble matrices, used in models such as KiteNet, GLQ, or mKite, run fast.", "mKite"),
+    ("Pebble codes, found in models such as KiteNet, GLQ, or mKite, run fast.", "mKite"),
 ])
 def test_names_of_other_shapes_listed_after_a_word_for_methods(nlp, text, name):
     assert (name, "Method") in entities(nlp, text)

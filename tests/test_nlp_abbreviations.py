@@ -16,9 +16,9 @@ from kg.nlp.abbrev_match import is_abbreviation, is_camel_abbreviation, is_loose
     ("Lion", "EvoLved Sign Momentum"),
     ("BDD100K", "Berkeley Deep Drive"),
     ("BER", "balanced error rate"),
-    ("SCoRe", "Submodular Combinatorial Representation Learning"),
+    ("SCoRe", "Sparse Contrastive Representation Learning"),
     ("GNNs", "graph neural networks"),
-    ("2SSP", "Two-Stage framework for Structured Pruning"),
+    ("2SSP", "Two-Stage framework for Structured Pebbling"),
 ])
 def test_true_pairs(short: str, long: str) -> None:
     assert is_abbreviation(short, long)
@@ -66,7 +66,7 @@ def test_capitals_inside_words_when_no_long_form_has_them_open_words(nlp) -> Non
 
 
 def test_a_leading_digit_spelled_out(nlp) -> None:
-    text = "We propose a novel Two-Stage framework for Structured Pebbling (2SSP) for pruning."
+    text = "We describe a Two-Stage framework for Structured Pebbling (2SSP) for pruning."
     assert pairs(nlp, text) == [("Two-Stage framework for Structured Pebbling", "2SSP")]
 
 

@@ -173,7 +173,7 @@ def _proposed_names(nlp, text: str) -> set[str]:
     # an opener whose subject came earlier in the sentence
     ("We frame routing as ranking and introduce FooNet, a router.", {"FooNet"}),
     # "and" joining two words of one phrase does not end the search for the name
-    ("We propose a novel and efficient attribution mechanism, FooNet, for images.", {"FooNet"}),
+    ("We propose a novel and lightweight pooling mechanism, FooNet, for birds.", {"FooNet"}),
     # "our" and a name, with at most one modifier between
     ("On three sets, our FooNet counts birds best.", {"FooNet"}),
     ("Our parameter-efficient BarNet is cheap.", {"BarNet"}),
@@ -195,14 +195,14 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We call models trained this way Quill Nets.", {"Quill Nets"}),
     ("We call a public API to label the birds.", set()),
     ("This novel approach, denoted as Soft Label Mixing (SLM), is fast.", {"Soft Label Mixing"}),
-    ("This gives a two-stage scheme that we refer to as FooNet.", {"FooNet"}),
+    ("This yields a three-step recipe that we refer to as FooNet.", {"FooNet"}),
     # a lower-case name right after an opener, ending where the clause goes on
     ("We propose knot boosting, a technique for small models.", {"knot boosting"}),
     ("We introduce a latent gating layer that pools tokens.", {"latent gating layer"}),
     ("By proposing selective anchor updating, we keep static nodes fixed.", {"selective anchor updating"}),
-    ("We propose a local self-attention which attends to a window.", {"local self-attention"}),
+    ("We propose a banded self-attention which looks at a strip.", {"banded self-attention"}),
     # "namely" after a noun of method, in a sentence that introduces something
-    ("In this paper we propose a novel approach (namely, Orthogonal Pebble Nets) to learn features.",
+    ("In this note we propose a new approach (namely, Orthogonal Pebble Nets) to count birds.",
      {"Orthogonal Pebble Nets"}),
     ("We propose a delay-aware coordinate update rule (DECUR) for fixed points.", {"delay-aware coordinate update rule"}),
     # a lower-case name after a naming word where the sentence introduces something
@@ -211,11 +211,11 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We propose a FooNet-like mechanism, BarCache, for decoding.", {"BarCache"}),
     ("We propose a Bird-Invariant Counter that pools keypoints.", {"Bird-Invariant Counter"}),
     # words of its own before a name known before make a new variant of it
-    ("Connectionist Temporal Classification (CTC) is slow. We propose the delay-penalized CTC which waits less.",
-     {"delay-penalized CTC"}),
-    ("Markov decision processes (MDPs) act at once. We introduce stochastic delayed execution MDPs, a formalism.",
-     {"stochastic delayed execution MDPs"}),
-    ("We introduce an improved Bidirectional LLaMA architecture for images.", {"Bidirectional LLaMA"}),
+    ("Connectionist Temporal Classification (CTC) is slow. We propose the pebble-weighted CTC which waits less.",
+     {"pebble-weighted CTC"}),
+    ("Markov decision processes (MDPs) act at once. We introduce noisy lagged action MDPs, a formalism.",
+     {"noisy lagged action MDPs"}),
+    ("We introduce an improved Bidirectional T5 architecture for audio.", {"Bidirectional T5"}),
     # "our main contribution is X"; "we ... to propose X"
     ("Our main contribution is Pebble Representation Learning (PRL), which nests codes.",
      {"Pebble Representation Learning"}),
@@ -240,12 +240,12 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We propose FooNet. FooNet is tested on two public sets, namely Kestrel-1 and Heron-2.", {"FooNet"}),
     # in an abstract where no cue found a proposal, an unknown name that does better than others
     ("Experiment results show that PQN contributes to better diversity.", {"PQN"}),
-    ("We open source a retrieval benchmark, and show that Pebble Mind Transformers outperform the state of the art.",
+    ("We release a recall benchmark, and show that Pebble Mind Transformers outperform the state of the art.",
      {"Pebble Mind Transformers"}),
     # a lone capitalised word takes the method head after it
     ("We also introduce a Quokka regularizer that steadies training.", {"Quokka regularizer"}),
     # a name in brackets right after a noun of method
-    ("We introduce a novel weakly-supervised method (Rank-1 Pebble Finetuning; RPF-1) for steering.",
+    ("We introduce a new weakly-supervised method (Rank-1 Pebble Finetuning; RPF-1) for steering.",
      {"Rank-1 Pebble Finetuning"}),
     # a defined name may open with an -ing word
     ("We introduce sliding pebble attention (SPA) for long texts.", {"sliding pebble attention"}),
@@ -253,7 +253,7 @@ def _proposed_names(nlp, text: str) -> set[str]:
     ("We propose FooNet and the Pebble Loss it is trained with.", {"FooNet"}),
     # a name set off by commas after a generic head
     ("We propose a new objective, pebble smoothing, which counts birds.", {"pebble smoothing"}),
-    ("We develop a new black-box method, quill2net, that reads logs.", {"quill2net"}),
+    ("We develop a new gray-box method, quill2net, that reads logs.", {"quill2net"}),
 ])
 def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     assert _proposed_names(nlp, text) == names
@@ -266,20 +266,20 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     "In Table 2, a new record is set.",
     # a lower-case description after an opener, not a name
     "We propose a multi-task learning framework for birds.",
-    "We propose training reward models with contrast.",
+    "We propose training value critics with contrast.",
     "We introduce a network designed for birds.",
     "We present hardware embeddings for cost models.",
-    "We propose a hyperbolic generalization of multidimensional scaling.",
+    "We propose a spherical extension of spectral clustering.",
     "We develop a training-free metric that ranks models.",
-    "We propose a segment auction where ads are priced.",
+    "We propose a pebble auction where bids are pooled.",
     "The old design is costly and introduces BarNet errors.",
     "We propose the Incremental FooNet (IFN) task for text.",
-    "We introduce an MLP-specific pruning metric that ranks weights.",
+    "We introduce an RNN-specific merging metric that ranks heads.",
     "We propose a new method, a simple one, for birds.",
     "We propose a new method, which counts birds.",
     # a list needs a count before it, names or items of two or more words, and a dash that stands apart
     "We introduce two key measures: signal and noise.",
-    "We propose training reward models (RMs) with contrast.",
+    "We propose training value critics (VCs) with contrast.",
     "We propose a new method (see Section 3) for birds.",
     "We propose a Deep Pebble framework for birds.",
     # a known name that does better than others, or any where a cue found the proposal
@@ -290,19 +290,19 @@ def test_proposals_by_kind(nlp, text: str, names: set[str]) -> None:
     # a gerund opener needs "by": here it tells what others did
     "Earlier work has focused on developing FooNets for birds.",
     # a known task's name with words before it stays a task
-    "Scene text recognition (STR) is hard. We introduce a unified four-stage STR framework for it.",
-    "Automatic speech recognition (ASR) is hard. We present a streamlined multispeaker ASR.",
+    "Scene text recognition (STR) is hard. We introduce a modular three-stage STR framework for it.",
+    "Automatic speech recognition (ASR) is hard. We present a lean multispeaker ASR.",
     # parts of something that is not the paper's own
     "A DeepNet consists of two sub-networks, BarNet and BazNet.",
     # names of tasks, and known models, after "our"
     "Semantic role labeling (SRL) is hard. We train our SRL model on news.",
     "We fine-tune our BERT model on news.",
-    "Both Neural Machine Translation (NMT) and Statistical Machine Translation (SMT) exist; we tune our improved SMT "
+    "Statistical Machine Translation (SMT) and Neural Machine Translation (NMT) both exist; we tune our improved SMT "
     "system.",
     # a comma that goes on with more description does not set a lower-case name off
-    "We propose a dual pathway, 11-layers deep, three-dimensional network.",
+    "We propose a triple pathway, 9-layers deep, two-dimensional network.",
     # naming words after which the name is not the paper's own
-    "Training shows a phenomenon called Edge of Drift in the loss.",
+    "Training shows a phenomenon called Ridge of Drift in the loss.",
     "This is a so-called Foo-type result.",
     "The tags mark what we call FooNet units.",
     # a lower-case name after a naming word, in a sentence that introduces nothing
@@ -321,9 +321,9 @@ def test_a_proposal_written_again_is_named_again(nlp) -> None:
 
 
 def test_a_part_of_a_longer_proposal_is_not_named_again(nlp) -> None:
-    text = ("Markov decision processes (MDPs) act at once. We introduce stochastic delayed execution MDPs, "
+    text = ("Markov decision processes (MDPs) act at once. We introduce noisy lagged action MDPs, "
             "a new formalism for delays.")
-    assert _proposed_names(nlp, text) == {"stochastic delayed execution MDPs"}
+    assert _proposed_names(nlp, text) == {"noisy lagged action MDPs"}
 
 
 def test_what_comes_before_a_naming_word_says_dataset(nlp) -> None:

@@ -247,9 +247,9 @@ def test_the_subjects_name_with_kind_words_is_no_baseline(nlp):
 
 # -- margins ---------------------------------------------------------------------------
 def test_a_percentage_after_margin_words_is_the_margin_over_what_follows(nlp):
-    doc = run(nlp, "QuillNet improves recall by an average of 8% over prior parsers and beats BarNet by 3%.",
+    doc = run(nlp, "QuillNet improves recall by an average of 6% over prior parsers and beats BarNet by 3%.",
               BarNet="Method")
-    assert valued(doc) == {("QuillNet", "prior parsers", "8"), ("QuillNet", "BarNet", "3")}
+    assert valued(doc) == {("QuillNet", "prior parsers", "6"), ("QuillNet", "BarNet", "3")}
 
 
 def test_a_percentage_without_margin_words_is_no_margin(nlp):
@@ -283,7 +283,7 @@ def test_the_main_proposal_is_a_name_before_a_phrase_in_lower_case(nlp):
 
 
 def test_the_baselines_own_number_is_no_margin(nlp):
-    doc = run(nlp, "QuillNet gains 7.9% over BarNet, surpassing ZapNet's gain of 1.3%.", BarNet="Method", ZapNet="Method")
+    doc = run(nlp, "QuillNet gains 7.9% over BarNet, surpassing ZapNet's gain of 1.7%.", BarNet="Method", ZapNet="Method")
     assert valued(doc) == {("QuillNet", "BarNet", "7.9"), ("QuillNet", "ZapNet", None)}
 
 

@@ -26,7 +26,7 @@ def scores(doc) -> set[tuple]:
 # -- another method's score ------------------------------------------------------------
 def test_the_previous_best_is_the_baselines_score(nlp):
     doc = annotate(nlp, INTRO + "On ImageNet, FooGAN reaches an Inception Score (IS) of 160.2 and FID of 7.9, "
-                   "improving over the previous best IS of 52.1 and FID of 18.2.", ENTS, ("FooGAN",), NAMES)
+                   "surpassing the previous best IS of 47.3 and FID of 21.6.", ENTS, ("FooGAN",), NAMES)
     assert scores(doc) == {("FooGAN", "Inception Score", "160.2", "ImageNet"), ("FooGAN", "FID", "7.9", "ImageNet")}
 
 
@@ -185,7 +185,7 @@ def test_without_a_result_word_the_dataset_is_not_carried(nlp):
 
 
 def test_numbers_listed_with_a_margin_are_margins_too(nlp):
-    doc = annotate(nlp, "We propose FooNet, a reader. BarNet shows improvements of 0.3% and 0.2% in CER on "
+    doc = annotate(nlp, "We propose FooNet, a reader. BarNet shows improvements of 0.4% and 0.7% in CER on "
                    "Alpha-QA and Beta-QA, respectively.",
                    {"FooNet": "Method", "BarNet": "Method", "CER": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
                    ("FooNet",))
@@ -194,14 +194,14 @@ def test_numbers_listed_with_a_margin_are_margins_too(nlp):
 
 # -- whose result ------------------------------------------------------------------------------
 def test_without_a_proposal_the_one_method_named_has_the_results(nlp):
-    doc = annotate(nlp, "We study pruning. We reach 81.7% accuracy on ImageNet with a pruned FooNet-L3.",
+    doc = annotate(nlp, "We study pruning. We reach 78.4% accuracy on ImageNet with a pruned FooNet-L3.",
                    {"FooNet-L3": "Method", "accuracy": "Metric", "ImageNet": "Dataset"})
-    assert scores(doc) == {("FooNet-L3", "accuracy", "81.7", "ImageNet")}
+    assert scores(doc) == {("FooNet-L3", "accuracy", "78.4", "ImageNet")}
     assert {(r["s"], r["o"]) for r in rels(doc, "evaluatedOn")} == {("FooNet-L3", "ImageNet")}
 
 
 def test_without_a_proposal_two_methods_leave_the_result_unowned(nlp):
-    doc = annotate(nlp, "We study pruning. We reach 81.7% accuracy on ImageNet with FooNet-L3 and BarNet.",
+    doc = annotate(nlp, "We study pruning. We reach 78.4% accuracy on ImageNet with FooNet-L3 and BarNet.",
                    {"FooNet-L3": "Method", "BarNet": "Method", "accuracy": "Metric", "ImageNet": "Dataset"})
     assert scores(doc) == set()
 
@@ -219,35 +219,35 @@ def test_without_a_proposal_a_method_of_another_clause_has_no_result(nlp):
 
 
 def test_scores_in_brackets_after_their_metrics_share_the_dataset_after_them(nlp):
-    doc = annotate(nlp, "We propose FooNet, a ranker. FooNet reaches the best NDCG@10 (0.7225) and MAP (0.5121) on "
+    doc = annotate(nlp, "We propose FooNet, a ranker. FooNet reaches the best NDCG@10 (0.6814) and MAP (0.4937) on "
                    "Alpha-QA, while it trails on Beta-QA.",
                    {"FooNet": "Method", "NDCG@10": "Metric", "MAP": "Metric", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"},
                    ("FooNet",))
-    assert scores(doc) == {("FooNet", "NDCG@10", "0.7225", "Alpha-QA"), ("FooNet", "MAP", "0.5121", "Alpha-QA")}
+    assert scores(doc) == {("FooNet", "NDCG@10", "0.6814", "Alpha-QA"), ("FooNet", "MAP", "0.4937", "Alpha-QA")}
 
 
 def test_a_margin_in_brackets_after_a_metric_is_not_a_score_in_it(nlp):
-    doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet gives a 2.26x speedup (9.4% improvement).",
+    doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet gives a 1.83x speedup (7.2% improvement).",
                    {"FooNet": "Method", "speedup": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
-    assert scores(doc) == {("FooNet", "speedup", "2.26", "Alpha-QA")}
+    assert scores(doc) == {("FooNet", "speedup", "1.83", "Alpha-QA")}
 
 
 def test_a_proposed_method_named_after_for_owns_the_number(nlp):
     doc = annotate(nlp, "We propose FooNet-8B and FooNet-70B, two decoders. Our method reaches 141 tokens/s for "
-                   "FooNet-8B and 129 tokens/s for FooNet-70B on Alpha-QA.",
+                   "FooNet-8B and 117 tokens/s for FooNet-70B on Alpha-QA.",
                    {"FooNet-8B": "Method", "FooNet-70B": "Method", "tokens/s": "Metric", "Alpha-QA": "Dataset"},
                    ("FooNet-8B", "FooNet-70B"))
-    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "129", "Alpha-QA")}
+    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "117", "Alpha-QA")}
 
 
 def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
-    doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 36.3% in Insertion "
-                   "and 39.6% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))
+    doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 27.1% in Insertion "
+                   "and 31.4% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))
     assert scores(doc) == set()
 
 
 def test_a_gain_word_after_the_metric_makes_a_margin(nlp):
-    doc = annotate(nlp, "We propose FooNet, a recogniser. FooNet brings a 12.2% word error rate reduction on average.",
+    doc = annotate(nlp, "We propose FooNet, a recogniser. FooNet brings a 9.6% word error rate reduction across accents.",
                    {"FooNet": "Method", "word error rate": "Metric"}, ("FooNet",))
     assert scores(doc) == set()
 
@@ -280,10 +280,10 @@ def test_a_change_in_cost_is_no_figure_of_its_own(nlp, sentence):
 
 
 def test_an_average_over_several_datasets_is_no_score_on_one(nlp):
-    doc = annotate(nlp, "We propose FooNet, a solver. FooNet reaches an average accuracy of 45.7% across four math "
+    doc = annotate(nlp, "We propose FooNet, a solver. FooNet reaches an average accuracy of 52.3% across five math "
                    "benchmarks (Alpha-QA and others).",
                    {"FooNet": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
-    assert scores(doc) == {("FooNet", "accuracy", "45.7", None)}
+    assert scores(doc) == {("FooNet", "accuracy", "52.3", None)}
 
 
 @pytest.mark.parametrize("piece", PIECES["averaged_over"])
@@ -339,9 +339,9 @@ def test_scores_listed_each_with_its_dataset_share_the_first_ones_metric(nlp):
 
 
 def test_a_score_with_its_spread_keeps_the_metric_after_it(nlp):
-    doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet reaches 39.75 +/- 0.34% top-1 accuracy.",
+    doc = annotate(nlp, "We propose FooNet, a decoder. On Alpha-QA FooNet reaches 41.25 +/- 0.46% top-1 accuracy.",
                    {"FooNet": "Method", "top-1 accuracy": "Metric", "Alpha-QA": "Dataset"}, ("FooNet",))
-    assert scores(doc) == {("FooNet", "top-1 accuracy", "39.75", "Alpha-QA")}
+    assert scores(doc) == {("FooNet", "top-1 accuracy", "41.25", "Alpha-QA")}
 
 
 def test_margins_listed_each_with_its_dataset_are_no_scores(nlp):
@@ -351,9 +351,9 @@ def test_margins_listed_each_with_its_dataset_are_no_scores(nlp):
 
 
 def test_a_score_of_a_benchmark_with_no_metric_named(nlp):
-    doc = annotate(nlp, "We propose FooNet, an embedder. FooNet achieves a record-high score of 69.32 on Alpha-QA.",
+    doc = annotate(nlp, "We propose FooNet, an embedder. FooNet gets a best-yet score of 71.84 on Alpha-QA.",
                    {"FooNet": "Method", "Alpha-QA": "Dataset"}, ("FooNet",))
-    assert scores(doc) == {("FooNet", "score", "69.32", "Alpha-QA")}
+    assert scores(doc) == {("FooNet", "score", "71.84", "Alpha-QA")}
 
 
 @pytest.mark.parametrize("piece", PIECES["plain_scores"])
@@ -411,11 +411,11 @@ def test_each_number_qualifier_may_stand_between_a_change_word_and_its_number(nl
 def test_each_method_link_gives_the_number_to_the_method_after_it(nlp, word):
     ents = {"FooNet-8B": "Method", "FooNet-70B": "Method", "tokens/s": "Metric", "Alpha-QA": "Dataset"}
     text = ("We propose FooNet-8B and FooNet-70B, two decoders. Our method reaches 141 tokens/s {0} FooNet-8B and "
-            "129 tokens/s {0} FooNet-70B on Alpha-QA.")
+            "117 tokens/s {0} FooNet-70B on Alpha-QA.")
     doc = annotate(nlp, text.format(word), ents, ("FooNet-8B", "FooNet-70B"))
-    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "129", "Alpha-QA")}
+    assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "117", "Alpha-QA")}
     doc = annotate(nlp, text.format("zzz"), ents, ("FooNet-8B", "FooNet-70B"))
-    assert ("FooNet-70B", "tokens/s", "129", "Alpha-QA") not in scores(doc)
+    assert ("FooNet-70B", "tokens/s", "117", "Alpha-QA") not in scores(doc)
 
 
 @pytest.mark.parametrize("word", PIECES["training_data_links"])
@@ -546,10 +546,10 @@ def test_each_dataset_before_link_gives_the_number_the_dataset_before_it(nlp, wo
 
 
 def test_a_count_of_datasets_does_not_end_the_window_of_a_margins_dataset(nlp):
-    """ "0.5% gains on 40 datasets from Alpha-QA": 40 counts datasets, it is no next result."""
+    """ "0.5% gains on 30 datasets from Alpha-QA": 30 counts datasets, it is no next result."""
     ents = {"FooNet": "Method", "BarNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
-    doc = annotate(nlp, "We propose FooNet, a reader. FooNet improves BarNet, bringing 0.5% gains on 40 datasets from "
-                   "Alpha-QA and 0.8% gains on 4 datasets from Beta-QA.", ents, ("FooNet",))
+    doc = annotate(nlp, "We propose FooNet, a reader. FooNet improves BarNet, bringing 0.5% gains on 30 datasets from "
+                   "Alpha-QA and 0.8% gains on 6 datasets from Beta-QA.", ents, ("FooNet",))
     got = {(r["o"], r.get("value"), r.get("dataset")) for r in rels(doc, "improvesOver") if r.get("value")}
     assert got == {("BarNet", "0.5", "Alpha-QA"), ("BarNet", "0.8", "Beta-QA")}
 
@@ -645,11 +645,11 @@ def _values(nlp, sentence: str) -> set[tuple]:
 
 @pytest.mark.parametrize("piece", PIECES["possessive_score_links"])
 def test_each_possessive_score_link_gives_the_number_to_the_baseline(nlp, piece):
-    """ "surpasses BarNet's gain of +1.3%": the number is BarNet's own, no margin over it."""
-    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} +1.3% on Alpha-QA.") == {("BarNet", None, None)}
-    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} only +1.3% on Alpha-QA.") \
+    """ "surpasses BarNet's gain of +1.7%": the number is BarNet's own, no margin over it."""
+    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} +1.7% on Alpha-QA.") == {("BarNet", None, None)}
+    assert _values(nlp, f"FooNet surpasses BarNet's gain {example(piece)} only +1.7% on Alpha-QA.") \
         == {("BarNet", None, None)}
-    assert _values(nlp, "FooNet surpasses BarNet's gain zzz +1.3% on Alpha-QA.") == {("BarNet", "1.3", "%")}
+    assert _values(nlp, "FooNet surpasses BarNet's gain zzz +1.7% on Alpha-QA.") == {("BarNet", "1.7", "%")}
 
 
 def _points_forms() -> list[str]:

@@ -48,7 +48,7 @@ def head(title: str):
     ("LoomNet: Fast Graph Weaving for Node Ranking", "LoomNet", "Method"),
     ("Loom Weaving Networks: Ranking Nodes at Scale", "Loom Weaving Networks", "Method"),
     ("Mixture of Looms: Sparse Experts for Graphs", "Mixture of Looms", "Method"),
-    ("The Loom Learning Environment: An Evaluation Platform for Graph Agents", "Loom Learning Environment",
+    ("The Loom Learning Environment: A Playground for Graph Agents", "Loom Learning Environment",
      "Dataset"),
     ("LoomQA: Questions about Woven Graphs", "LoomQA", "Dataset"),
     ("LoomSet: A Benchmark for Node Ranking", "LoomSet", "Dataset"),

@@ -68,7 +68,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             continue
         low = tok.lower_
         if cur and isinstance(cur[-1], Mention) and low in _POSSESSIVE:
-            break  # "X's gain of 1.3%": the named method is the baseline
+            break  # "X's gain of 1.7%": the named method is the baseline
         if low in c.compound_participles and cur and (isinstance(cur[-1], Mention) or not _noun_like(cur[-1], c)) \
                 and i + 1 < len(tokens) \
                 and tokens[i + 1].text[:1].isalnum() and tokens[i + 1].lower_ not in c.participle_preps \
@@ -247,7 +247,7 @@ def _named_in(s: Sentence, items: list, c) -> Mention | None:
             if k == len(items) - 1 and k > 0 and s.text[x.start:x.end].islower() \
                     and c.baseline_phrase.search(s.text, _item_start(s, items[0]), x.start):
                 return None  # "the state-of-the-art AR transformer": a kind of earlier work, not the name
-            # A name, not a kind written in lower case: "a strong diffusion model baseline" stays whole.
+            # A name, not a kind written in lower case: "a strong flow model baseline" stays whole.
             written = s.text[x.start:x.end]  # "MLP methods" names MLP though its name is "multilayer perceptron"
             return x if k == len(items) - 1 or any(ch.isupper() or ch.isdigit() for ch in written) else None
         if x.lower_ not in c.baseline_heads:
@@ -331,7 +331,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         return None
     if c.self_reference.pattern.fullmatch(text):
         return None
-    head = c.trailing_exception.sub("", text).rsplit(None, 1)[-1].lower()  # "the ASR system by itself"
+    head = c.trailing_exception.sub("", text).rsplit(None, 1)[-1].lower()  # "the CTC decoder by itself"
     words = [x for x in items if not (isinstance(x, Token) and x.like_num)]  # "12 prior parsers": after the count
     first = words[0].lower_ if words and isinstance(words[0], Token) else ""
     if first in c.own_first_words:

@@ -146,7 +146,7 @@ class NumberReader:
                 continue
             unit = ub or ua
             if self.ranging.search(text, max(0, m.start() - 20), m.start()):
-                # "ranging from 10.3% to 35.8%" spans a range; it is no change from one value to another.
+                # "ranging from 12.4% to 31.6%" spans a range; it is no change from one value to another.
                 q = Quantity(value=f"{m.group('a')}-{m.group('b')}", start=m.start(), end=m.end(), unit=unit)
             else:
                 q = Quantity(value=m.group("b"), start=m.start(), end=m.end(), unit=unit, from_value=m.group("a"))
@@ -206,7 +206,7 @@ class NumberReader:
         return out
 
     def joined(self, text: str, q: Quantity, nxt: Quantity) -> bool:
-        """Are `q` and the next quantity `nxt` of `text` coordinated ("1.1 and 1.3", "2.1, 3.4", "8 vs. 9")?"""
+        """Are `q` and the next quantity `nxt` of `text` coordinated ("0.8 and 1.6", "2.1, 3.4", "8 vs. 9")?"""
         return bool(self.coordinated.fullmatch(" " + text[q.end:nxt.start]))
 
     def _paired_changes(self, text: str, m: re.Match) -> list[Quantity]:
@@ -258,7 +258,7 @@ def _without_spreads(text: str, qs: list[Quantity]) -> list[Quantity]:
 
 
 def runs(text: str, qs: list[Quantity], numbers: NumberReader | None = None) -> list[list[Quantity]]:
-    """Quantities grouped into coordinated runs: "1.1 and 1.3 BLEU" is one run
+    """Quantities grouped into coordinated runs: "0.8 and 1.6 BLEU" is one run
     of two. `numbers`: the reader with the user's rules; None: the packaged."""
     numbers = numbers or number_reader()
     groups: list[list[Quantity]] = []

@@ -45,7 +45,7 @@ def is_abbreviation(short: str, long: str) -> bool:
     lead = re.match(r"\d+", short)
     if lead:
         n = lead.end()
-        # "2SSP" <- "Two-Stage framework for Structured Pruning": a digit spelled out, then the letters.
+        # "2SSP" <- "Two-Stage framework for Structured Pebbling": a digit spelled out, then the letters.
         word = _NUMBER_WORDS.get(short[:n])
         if word and long[:len(word)].lower() == word and long[len(word):len(word) + 1] in ("-", " "):
             return is_abbreviation(short[n:], long[len(word) + 1:].lstrip())

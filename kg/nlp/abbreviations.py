@@ -106,7 +106,7 @@ def find_abbreviations(doc: Doc, skipped: frozenset[str] | None = None) -> Doc:
                 pairs.append((doc[long[0]:long[1]], doc[i + 1:inner_end]))
                 continue
         if inner_end == i + 3 and _looks_short(v[i + 1].text) and v[i - 1].text == v[i + 2].text:
-            # "Scale-Aware Fast R-CNN (SAF R-CNN)": the short form keeps the long form's last word.
+            # "Pebble-Aware Fast R-CNN (PAF R-CNN)": the short form keeps the long form's last word.
             long = _long_before(v, text, i - 1, v[i + 1].text, skipped)
             if long is not None:
                 pairs.append((doc[long[0]:i], doc[i + 1:inner_end]))

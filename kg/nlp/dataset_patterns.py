@@ -201,7 +201,7 @@ def coordinated_types(v: list[Tok], found: list[Candidate], lex: Lexicon) -> Non
 
 
 def listed_datasets(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
-    """ "on Caltech, INRIA and ETH": a capitalised word listed between known
+    """ "on ETH, INRIA and Caltech": a capitalised word listed between known
     datasets is one too, though alone it would be too common a word to call a name."""
     conj = lex.patterns.list_separators
     known = sorted((c.start, c.end) for c in found
@@ -265,7 +265,7 @@ def _capital_word(tok: Tok, lex: Lexicon) -> bool:
 
 
 def joined_list_items(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
-    """ "VIPeR, QMUL GRID, CUHK Campus and CUHK03": capitalised names side by
+    """ "CUHK03, QMUL GRID, CUHK Campus and VIPeR": capitalised names side by
     side inside a list of datasets are one item, not two datasets."""
     conj = lex.patterns.list_separators
     single = {c.start for c in found if c.label == "Dataset" and c.end - c.start == 1}

@@ -1,6 +1,6 @@
 """Methods told by their company: a phrase listed beside a known method is
 one too ("SparseGPT and Wanda", "probes, steering vectors and FooNet"), and
-so is a list after a word for methods ("techniques such as quantization or
+so is a list after a word for methods ("techniques such as pruning or
 linear attention"); a method's name before "tasks" names a task
 ("sequence-to-sequence tasks"). The list rules add candidates
 (kg.nlp.candidates), the last retypes some; kg.nlp.patterns runs them."""
@@ -66,8 +66,8 @@ def _covered(c: Candidate, spans: set[tuple[int, int]]) -> bool:
 
 def methods_after_cues(v: list[Tok], found: list[Candidate], lex: Lexicon, cues: list[int]) -> list[Candidate]:
     """The items a word for methods introduces: "techniques such as
-    quantization or linear attention", "three approaches: autoencoding,
-    contrastive learning and forward modeling"."""
+    pruning or linear attention", "three approaches: denoising,
+    contrastive learning and pebble modeling"."""
     shapes = lex.patterns
     conj = shapes.list_separators
     spans: dict[int, tuple[int, int]] | None = None  # made for the first cue that opens a list

@@ -171,7 +171,7 @@ def _narrowed_tasks(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts, foun
     """ "for graph representation learning": a known task narrowed by the words
     before it is the task the text names; the known name alone would miss it.
     A known task written as its acronym needs no context word ("a multispeaker
-    ASR architecture", "in the streaming multilingual ASR"): the lower-case
+    ASR architecture", "our streaming multilingual ASR"): the lower-case
     words before an acronym read as a name's only where they narrow it."""
     out = []
     for c in found:

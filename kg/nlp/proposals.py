@@ -4,7 +4,7 @@ kg.nlp.proposal_cues):
 
 - an opener and the first name after it: "we propose / introduce / designed
   X", "this paper presents X", "by proposing X", "... and introduce X"; a
-  lower-case name set off after it ("we propose knowledge boosting, a ...");
+  lower-case name set off after it ("we propose knot boosting, a ...");
   names listed with it ("X (XN) and Y");
 - a naming word: "called / dubbed / denoted as X", "we call this approach X";
 - "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
@@ -59,7 +59,7 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
     """The name that starts at token i, if one does: an abbreviation's long
     form, a name-like token, or (when `relaxed`) a Title Case run. A run may
     open with a common word right after "called" (`named`: "Deep Speech") or
-    when two more words follow ("a Deep Contextualized Term Weighting framework")."""
+    when two more words follow ("a Deep Pebble Term Weighting framework")."""
     if i in pairs:
         return pairs[i]
     tok = v[i]
@@ -71,7 +71,7 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
         while j < len(v) and j - i < 5 and v[j].text[:1].isupper() and v[j].text not in lex.not_names \
                 and not v[j].is_punct:
             j += 1
-            # After "called" a name's words may be joined by "and" ("called Selective Token and Channel Mixer").
+            # After "called" a name's words may be joined by "and" ("called Selective Pebble and Quill Mixer").
             if named and j + 1 < len(v) and v[j].lower_ == "and" and _TITLE_WORD.match(v[j + 1].text):
                 j += 1
         if j - i < 2 and (common or _is_adjective(tok.text, lex)):
@@ -95,7 +95,7 @@ def _lower_name_at(v: list[Tok], i: int, lex: Lexicon) -> Name | None:
 
 
 def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
-    """ "the proposed selective token generation outperforms": a lower-case
+    """ "the proposed selective pebble generation outperforms": a lower-case
     name of two to four words after "the proposed", cut before an adverb;
     "the proposed method", "the proposed deep model" or a plural name nothing."""
     name = _lower_name_at(v, i, lex)
@@ -116,12 +116,12 @@ def _lower_proposal_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Prop
 
 
 def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
-    """ "we propose (a novel) knowledge boosting, ...", "we introduce a latent
+    """ "we propose (a novel) knot boosting, ...", "we introduce a latent
     attention layer that ...": a lower-case name of two to five words right
     after an opener (past an article and words of praise), set off by a
     comma or bracket, or with a method's head ("layer", "loss") where the
     clause goes on ("which", "to" ...). Not a gerund that opens what is
-    done ("we propose training reward models"), a task, a dataset, a plural
+    done ("we propose training value critics"), a task, a dataset, a plural
     or a participle ("a network designed for"), nor a description that ends
     in a generic head ("a multi-task learning framework") unless an
     abbreviation in brackets names it."""
@@ -137,19 +137,19 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
             break
         end += 1
     if end > start and end < sent_end and v[end].text == "," and v[end - 1].lower_ in cues.lower_name_generic_heads:
-        return _apposed_name(v, text, end + 1, lex, cues)  # "a new objective, unlikelihood training, which"
+        return _apposed_name(v, text, end + 1, lex, cues)  # "a new objective, pebble smoothing, which"
     if end - start < 2:
         return None
     first, last = v[start].lower_, v[end - 1].lower_
-    # Set off as a name ("knowledge boosting, a ..."), or a method's part going on ("a latent attention layer that").
+    # Set off as a name ("knot boosting, a ..."), or a method's part going on ("a latent attention layer that").
     set_off = end == sent_end or v[end].text in cues.lower_name_set_off and not (
-        # "a dual pathway, 11-layers deep, ...": a comma that goes on with more description
+        # "a triple pathway, 9-layers deep, ...": a comma that goes on with more description
         v[end].text == "," and (end + 1 >= sent_end or v[end + 1].lower_ not in cues.lower_name_after_comma))
     if not set_off and not (v[end].lower_ in cues.lower_name_ends
                             and _is_method_head(last.rsplit("-", 1)[-1], lex)):
         return None
     abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
-    # "training reward models" opens what is done; "bi-clustering regularization" is a name
+    # "training value critics" opens what is done; "bi-clustering regularization" is a name
     if first.endswith("ing") and "-" not in first or last.endswith("ed") \
             or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
             or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
@@ -160,8 +160,8 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
 
 
 def _apposed_name(v: list[Tok], text: str, i: int, lex: Lexicon, cues: ProposalCues) -> Name | None:
-    """ "we propose a new objective, unlikelihood training, which ...", "a new
-    black-box method, output2prompt, that ...": after a generic head and a
+    """ "we propose a new objective, pebble smoothing, which ...", "a new
+    gray-box method, quill2net, that ...": after a generic head and a
     comma, the name is the one to four words up to the next comma or bracket
     (or the end of the sentence); not a description ("a method, a new ...")."""
     sent_end = v[i].sent_end if i < len(v) else i
@@ -215,10 +215,10 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
         if seen == window:
             break
         seen += 1
-        # "we propose to overcome the SSS problem": after "to" comes what is done, not a name.
+        # "we propose to bridge the KNOT gap": after "to" comes what is done, not a name.
         if tok.lower_ in stop and (k > i or tok.lower_ == "to") and not _joins_words(v, k):
             return None
-        # "we propose training reward models (RMs)": a gerund opens what is done ("sliding window
+        # "we propose training value critics (VCs)": a gerund opens what is done ("sliding window
         # attention (SWA)" is a defined name).
         if prev is None and stop and tok.text.isalpha() and tok.text.islower() and tok.text.endswith("ing") \
                 and k not in pairs:
@@ -229,13 +229,13 @@ def _scan(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, pa
         if name is not None:
             end = _past_short_form(v, name[1])
             if end < len(v) and (v[end].lower_ in lex.task_heads or v[end].lower_ in lex.task_cues):
-                return None  # "a neural POS tagging model", "the SSS problem": the name is part of a task
+                return None  # "a neural POS tagging model", "the KNOT problem": the name is part of a task
             return name
     return None
 
 
 def _with_head(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name:
-    """ "we introduce a Parsvel regularizer that ...": a lone capitalised word
+    """ "we introduce a Quokka regularizer that ...": a lone capitalised word
     that is no name by its shape takes the method head after it ("regularizer",
     "loss"; not a generic one: "a Bayesian model" stays "Bayesian")."""
     start, end = name
@@ -252,7 +252,7 @@ def _bracketed_name(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], 
     (`our_nouns`) of a phrase with an article, within a few tokens of the
     opener; a run of capitalised words whole ("Rank-1 Representation ...")."""
     if v[i].lower_ not in ("a", "an", "the"):
-        return None  # "we propose training reward models (RMs)": what is done
+        return None  # "we propose training value critics (VCs)": what is done
     for k in range(i, min(v[i].sent_end, i + _WINDOW) - 1):
         if v[k].text == "(":
             if not cues.our_noun.fullmatch(v[k - 1].lower_):
@@ -289,8 +289,8 @@ def _past_short_form(v: list[Tok], end: int) -> int:
 def _modified_known(v: list[Tok], i: int, name: Name, texts: tuple[str, ...], known: set[Name],
                     abbreviations: list[tuple[Span, Span]], tasks: set[Name], lex: Lexicon,
                     cues: ProposalCues) -> Name:
-    """ "we propose the delay-penalized CTC", "we introduce stochastic delayed
-    execution MDPs": a name known before (the gazetteer's, or a short form
+    """ "we propose the pebble-weighted CTC", "we introduce noisy lagged
+    action MDPs": a name known before (the gazetteer's, or a short form
     defined earlier) with up to three words of its own before it names a new
     variant, and the proposal is the whole phrase; else `name`. Not a gerund
     ("testing FAs") nor a task's name ("a streamlined ASR" stays a task)."""
@@ -377,10 +377,10 @@ def _introduced_before(v: list[Tok], idxs: tuple[int, ...], text: str, char: int
 
 def _namely_introduces(v: list[Tok], idxs: tuple[int, ...], text: str, char: int, cues: ProposalCues,
                        names_before: set[str]) -> bool:
-    """ "we propose a novel approach (namely, FooNet)": "namely" names the
+    """ "we propose a new approach (namely, FooNet)": "namely" names the
     paper's own thing only after a noun of method ("two public datasets,
     namely ..." lists others' work) in a sentence that introduces something,
-    or right after a proposal's name ("four types of the Extractors, namely
+    or right after a proposal's name ("two types of the Pebblers, namely
     ...": its variants)."""
     i = _token_at(v, idxs, char)
     if i is None:
@@ -478,7 +478,7 @@ def _listed(v: list[Tok], idxs: tuple[int, ...], texts: tuple[str, ...], text: s
             abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name],
             openers: list[re.Match]) -> list[tuple[Name, str]]:
     """ "we present two embedding layers: (a) Foo Bar (FB) and (b) ...", "we
-    propose two simple modifications - clipped softmax and gated attention":
+    propose two small changes - clipped pebble and gated quill":
     after an opener and a count ("two", "several") the names listed after a
     colon or dash are the paper's own. Lower-case items count only as a list
     of two or more items of two to four words each ("signal and noise" is no
@@ -505,7 +505,7 @@ def _listed(v: list[Tok], idxs: tuple[int, ...], texts: tuple[str, ...], text: s
 
 
 def _lower_items(v: list[Tok], start: int, end: int, lex: Lexicon, cues: ProposalCues) -> list[Name]:
-    """The items of "clipped softmax and gated attention", "(a) x y, (b) z w":
+    """The items of "clipped pebble and gated quill", "(a) x y, (b) z w":
     each two to four lower-case words, no article or function word; [] unless
     every item is one and there are two or more."""
     while end > start and v[end - 1].is_punct and v[end - 1].text not in (")",):
@@ -622,7 +622,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                     name = use[0].start, use[0].end
                 if rx is cues.our_name and (name in known or any(t_end == name[1] for _, t_end in tasks)):
                     continue  # "our BERT model", "our improved SMT system": a known model or a task's system
-                # "a realistic dataset called LIMIT": what is named comes before the naming word
+                # "a realistic dataset called Quokka": what is named comes before the naming word
                 from_char = max(m.start() - _NAMED_BEFORE, v[v[name[0]].sent_start].idx) if rx is cues.naming \
                     else m.end()
                 found.append((name, _label(v, text, from_char, name, cues)))
@@ -649,8 +649,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
 def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lower: str | None, lex: Lexicon,
                      cues: ProposalCues, pairs: dict[int, Name], known: set[Name],
                      tasks: set[Name]) -> list[tuple[Name, str]]:
-    """ "Experiment results show that ICN contributes to better diversity",
-    "Extended Mind Transformers outperform today's state of the art": in an
+    """ "Experiment results show that PQN contributes to better diversity",
+    "Pebble Mind Transformers outperform the state of the art": in an
     abstract where no cue found a proposal, a name the gazetteer does not know
     that opens a sentence (or follows "show that") and does better than others
     is the paper's own."""

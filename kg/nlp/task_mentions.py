@@ -49,7 +49,7 @@ _MEANS_WINDOW = 60
 
 def means_only_tasks(entities: list[Entity], text: str, means: re.Pattern, join: re.Pattern) -> list[Entity]:
     """ "FooNet fuses span retrieval and ...", "a decoder based on frame
-    prediction", "trained through forward diffusion and reverse denoising":
+    prediction", "trained through image inpainting and audio denoising":
     a task the text names only as the means of a method (after a word of the
     addresses family's means_links, kg.nlp.task_contexts.means_before, or
     listed after such a task: `join`) is none of the tasks the paper works

@@ -7,7 +7,7 @@ reads the name the title introduces (rule family "titles",
 kg/resources/rules/titles.json):
 
 - the head before a colon or a dash: "FooNet: Fast ... for ...",
-  "FooNet - ...", "The Foo Learning Environment: An Evaluation Platform"
+  "FooNet - ...", "The Foo Learning Environment: A Playground"
   (a Dataset); not a phrase ("Lifting from the Deep: ..."), a description
   of what is done ("Rethinking Attention: ..."), a task ("Semantic
   Segmentation: ..."), nor the topic of a survey ("FooNets: A Survey");
@@ -49,7 +49,7 @@ for _name in ("title", "title_name"):
     if not Doc.has_extension(_name):
         Doc.set_extension(_name, default=None)
 
-# A name is a few words; a longer head is a phrase ("Large Pose 3D Face Reconstruction from ...").
+# A name is a few words; a longer head is a phrase ("Wide Angle 3D Hand Pose Tracking from ...").
 _MAX_NAME_WORDS = 5
 # How far into the rest a dataset word still says what the name is ("FooWorld: An Evaluation Platform").
 _REST_WORDS_FOR_TYPE = 4
