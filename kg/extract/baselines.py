@@ -73,7 +73,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
                 and i + 1 < len(tokens) \
                 and tokens[i + 1].text[:1].isalnum() and tokens[i + 1].lower_ not in c.participle_preps \
                 and not _stop_here(tokens, i + 1, c.stops, c.stop_exceptions):
-            cur.append(tok)  # "the Transformer based MoE model": "Transformer-based", written apart
+            cur.append(tok)  # "the LSTM based tagger model": "Transformer-based", written apart
             i += 1
             continue
         if not cur and c.repeated_preposition.match(text, tok.idx):
@@ -317,7 +317,7 @@ def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:
         last = items[-1]
         end = last.end if isinstance(last, Mention) else last.idx + len(last.text) - base
         text = s.text[start:end]
-    # "the SOTA Transformer based MoE model": a kind built on a named method, in the text's own words
+    # "the strong LSTM based tagger model": a kind built on a named method, in the text's own words
     compound = any(isinstance(x, Token) and x.lower_ in c.compound_participles for x in items[1:-1])
     named = None if compound else _named_in(s, items, c)
     if named is not None:

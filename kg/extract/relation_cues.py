@@ -174,7 +174,7 @@ class Cues:
     stops_after_noun: frozenset[str]  # "trained": ends a baseline phrase after a noun
     participle_preps: frozenset[str]  # "trained on X": a participle's phrase kept in a descriptive baseline
     participle_settings: frozenset[str]  # "trained with the same budget": a setting, left out
-    compound_participles: frozenset[str]  # "Transformer based MoE model": a hyphen's compound, written apart
+    compound_participles: frozenset[str]  # "LSTM based tagger model": a hyphen's compound, written apart
     repeated_preposition: re.Pattern  # "over", "than" said again after a list's separator
     leading_of: re.Pattern  # "those of", "the accuracy of": read past, before a baseline
     example_marker: re.Pattern

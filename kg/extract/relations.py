@@ -245,7 +245,7 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
         own = _proposal_by_head(s, others[-1])
         return (own, 0.7) if own else (others[-1].name, 0.6)
     if compared and s.cues.earlier_work.fullmatch(clause):
-        return None, 0.0  # "although the previous baseline outperforms X": earlier work compared, not the proposal
+        return None, 0.0  # "although the older baseline beats X": earlier work compared, not the proposal
     if s.main and s.cues.definite_reference.search(clause, s.places, start):
         return s.main, 0.65  # "On CIFAR-10 the optimizer converges ...", with no other method named
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
