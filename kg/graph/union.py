@@ -27,6 +27,8 @@ instead (KGStore.dump), which gives the same triples.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import os
 import pickle
 import subprocess
@@ -218,6 +220,7 @@ def write_waiting(out: str, spool: str, resolver: Resolver) -> None:
         fh.write(turtle_body(sorted(shared, key=_subject_order)))
 
 
+_GRAPH_NAME = operator.attrgetter("graph_name")
 _ENTITY_PREFIXES = tuple(str(ID[f"{segment}/"]) for segment in SEGMENT_TYPE)
 
 
@@ -227,15 +230,8 @@ def _is_entity(term) -> bool:
 
 def _by_graph(quads: Iterator[ox.Quad]) -> Iterator[tuple[ox.NamedNode, list[ox.Quad]]]:
     """The spool's quads, a paper at a time (each paper's quads were written together)."""
-    graph, group = None, []
-    for quad in quads:
-        if quad.graph_name != graph:
-            if group:
-                yield graph, group
-            graph, group = quad.graph_name, []
-        group.append(quad)
-    if group:
-        yield graph, group
+    for graph, group in itertools.groupby(quads, key=_GRAPH_NAME):
+        yield graph, list(group)
 
 
 def _renamed_triple(quad: ox.Quad, changed: dict[ox.NamedNode, ox.NamedNode]) -> ox.Triple:
