@@ -165,7 +165,7 @@ class UnionWriter:
         with clock.stage("export"):
             if self._writer is not None:
                 code, self._writer = self._writer.wait(), None
-                os.unlink(_resolver_path(self.spool_path))
+                Path(_resolver_path(self.spool_path)).unlink(missing_ok=True)
                 if code != 0:
                     raise RuntimeError(f"writing graph.ttl failed (its process ended with code {code})")
             os.unlink(self.spool_path)
