@@ -21,6 +21,11 @@ makes, a paper at a time, in three parts:
    relations between them), so their number grows with the vocabulary, not
    with the corpus.
 
+Parts 2 and 3 need only the spool and the finished resolver, and the renames
+in the store need only the same two, so a large build writes them in a second
+process (kg.graph.union_worker) while it renames in the store and writes the
+view (`UnionWriter.rename`, then `wait`).
+
 `kg build --update`, `kg remove` and `kg export` read the union from the store
 instead (KGStore.dump), which gives the same triples.
 """
