@@ -103,12 +103,13 @@ def distinct_counts(store: KGStore) -> tuple[Counter, Counter]:
 
 
 def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: StageClock | None = None,
-                   exported: bool = False) -> None:
-    """graph.ttl (unless `exported`: written already) and graph.html from the
-    finished store, then the whole staged set (records, store, graph files)
-    made current in one commit."""
+                   exported: bool = False, union: UnionWriter | None = None) -> None:
+    """graph.ttl (unless `exported`: written already, or by `union`, which is
+    waited for once the view is written) and graph.html from the finished
+    store, then the whole staged set (records, store, graph files) made
+    current in one commit."""
     clock = clock or StageClock()
-    if not exported:
+    if not exported and union is None:
         with clock.stage("export"), open(staged.path(GRAPH_TTL), "wb") as fh:
             store.dump(fh, "ttl")
     if view:
@@ -117,6 +118,8 @@ def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: Stag
             write_view(store, staged.path(GRAPH_HTML))
     else:
         staged.drop(GRAPH_HTML)  # a view of the previous graph would mislead
+    if union is not None:
+        union.wait(clock)
     store.close()
     with clock.stage("commit"):
         staged.commit()
@@ -179,15 +182,17 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
             if report.read == 0:  # an empty graph must not replace the previous one
                 store.close()
                 raise NothingRead(report)
-            # one node per entity across papers, canonical labels; the rest of graph.ttl
-            union.finish(store.db, clock)
+            # One node per entity across papers, canonical labels. The rest of
+            # graph.ttl is written meanwhile (in a second process for a large
+            # build), while the store is read for the counts and the view.
+            union.rename(store.db, clock)
+            with clock.stage("store"):
+                store.flush()
+                summary.triples = len(store)
+                summary.distinct_entities, summary.distinct_relations = distinct_counts(store)
+            finish_outputs(store, staged, view=view, clock=clock, union=union)
         finally:
             union.close()
-        with clock.stage("store"):
-            store.flush()
-            summary.triples = len(store)
-            summary.distinct_entities, summary.distinct_relations = distinct_counts(store)
-        finish_outputs(store, staged, view=view, clock=clock, exported=True)
     summary.read = report.read
     summary.skipped = report.skipped
     summary.warnings = report.warnings

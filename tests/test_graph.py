@@ -116,6 +116,23 @@ def test_the_bare_abbreviation_alone_keeps_its_own_node_until_defined():
     assert len(entity_labels(db, "mls:Dataset")) == 2
 
 
+def test_iri_of_follows_the_names_and_what_the_last_finish_learned():
+    resolver = Resolver()
+    resolver.add("Dataset", ["Long Range Arena"])
+    resolver.add("Dataset", ["LRA"])
+    resolver.finish()
+    assert resolver.iri_of("Dataset", ["LRA"]) == str(iris.ID["dataset/lra"])
+    long_form = resolver.iri_of("Dataset", ["Long Range Arena"])
+    assert long_form != str(iris.ID["dataset/lra"])
+    # the same names, asked again or with other aliases, in another order
+    assert resolver.iri_of("Dataset", ["Long Range Arena"], ["LRA"]) == long_form
+    assert resolver.iri_of("Dataset", ["LRA", "Long Range Arena"]) == resolver.iri_of("Dataset", ["Long Range Arena", "LRA"])
+    # a paper that defines the abbreviation joins the two at the next finish
+    resolver.add("Dataset", ["Long Range Arena"], ["LRA"])
+    resolver.finish()
+    assert resolver.iri_of("Dataset", ["Long Range Arena"]) == str(iris.ID["dataset/lra"])
+
+
 def test_an_abbreviation_with_two_long_forms_joins_nothing():
     db = load([
         paper("a", "Image super-resolution (SR) is hard.", {"Task": [{"name": "super-resolution", "aliases": ["SR"]}]}),

@@ -12,7 +12,8 @@ import pytest
 from kg.build import build, demo_corpus
 from kg.graph import record_quads
 from kg.graph.build import default_resolver
-from kg.graph.entities import Renames, canonicalise
+from kg.graph.entities import (Renames, add_namings, canonicalise, namings, paper_graphs, renamed_quads,
+                               renames)
 from kg.graph.paper_output import paper_output
 from kg.graph.union import UnionWriter
 from kg.model import Abstract
@@ -50,22 +51,27 @@ def union_of(db: ox.Store) -> set[ox.Triple]:
     return {q.triple for q in db}
 
 
-def streamed(tmp_path) -> tuple[ox.Store, bytes]:
+# The rest of graph.ttl written in this process, and by a second one (as a large build does).
+IN_PROCESS, SEPARATE = UnionWriter.SEPARATE_BYTES, 0
+
+
+def streamed(tmp_path, separate_bytes: int = IN_PROCESS) -> tuple[ox.Store, bytes]:
     resolver = default_resolver()
     db = ox.Store()
-    writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh())
+    writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh(), separate_bytes)
     for abstract, record in PAPERS:
         paper = paper_output(abstract, record, resolver)
         db.bulk_extend(record_quads(abstract, record, resolver))
         writer.add_paper(paper)
     report = writer.finish(db)
     assert report.renamed >= 1  # the case this test is about
-    assert not (tmp_path / ".union.nq").exists()
+    assert not list(tmp_path.glob(".union.nq*"))  # the spool (and the resolver handed over) removed
     return db, (tmp_path / "graph.ttl").read_bytes()
 
 
-def test_streamed_store_equals_the_canonical_pass_over_the_store(tmp_path):
-    db, _ = streamed(tmp_path)
+@pytest.mark.parametrize("separate_bytes", [IN_PROCESS, SEPARATE])
+def test_streamed_store_equals_the_canonical_pass_over_the_store(tmp_path, separate_bytes):
+    db, _ = streamed(tmp_path, separate_bytes)
     resolver = default_resolver()
     reference = ox.Store()
     for abstract, record in PAPERS:
@@ -74,8 +80,9 @@ def test_streamed_store_equals_the_canonical_pass_over_the_store(tmp_path):
     assert set(db) == set(reference)
 
 
-def test_streamed_turtle_is_the_union_once_each_with_prefixes(tmp_path):
-    db, ttl = streamed(tmp_path)
+@pytest.mark.parametrize("separate_bytes", [IN_PROCESS, SEPARATE])
+def test_streamed_turtle_is_the_union_once_each_with_prefixes(tmp_path, separate_bytes):
+    db, ttl = streamed(tmp_path, separate_bytes)
     triples = [q.triple for q in ox.parse(ttl, ox.RdfFormat.TURTLE)]
     assert len(triples) == len(set(triples))
     assert set(triples) == union_of(db)
@@ -98,6 +105,66 @@ def test_fresh_build_writes_the_stores_union(tmp_path):
     got = [q.triple for q in ox.parse(path=str(out / "graph.ttl"), format=ox.RdfFormat.TURTLE)]
     assert len(got) == len(set(got)) and set(got) == expected
     assert not list(out.glob(".kg-stage-*"))  # no working files left behind
+
+
+def test_the_store_is_renamed_before_the_rest_of_graph_ttl_is_waited_for(tmp_path):
+    resolver = default_resolver()
+    db = ox.Store()
+    writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh(), SEPARATE)
+    for abstract, record in PAPERS:
+        db.bulk_extend(record_quads(abstract, record, resolver))
+        writer.add_paper(paper_output(abstract, record, resolver))
+    try:
+        writer.rename(db)
+        reference = ox.Store()
+        for abstract, record in PAPERS:
+            reference.bulk_extend(record_quads(abstract, record, resolver))
+        canonicalise(reference, resolver)
+        assert set(db) == set(reference)  # final while graph.ttl is still being written
+        writer.wait()
+    finally:
+        writer.close()
+    ttl = (tmp_path / "graph.ttl").read_bytes()
+    assert {q.triple for q in ox.parse(ttl, ox.RdfFormat.TURTLE)} == union_of(db)
+
+
+def test_a_failed_graph_ttl_writer_fails_the_build(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from kg.graph import union
+
+    monkeypatch.setattr(union, "_start_writer",
+                        lambda *args: subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"]))
+    resolver = default_resolver()
+    db = ox.Store()
+    writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh(), SEPARATE)
+    for abstract, record in PAPERS:
+        db.bulk_extend(record_quads(abstract, record, resolver))
+        writer.add_paper(paper_output(abstract, record, resolver))
+    with pytest.raises(RuntimeError, match="graph.ttl"):
+        writer.finish(db)
+    writer.close()
+
+
+def test_renamed_quads_from_the_papers_quads_are_those_read_from_the_store():
+    resolver = default_resolver()
+    db = ox.Store()
+    for abstract, record in PAPERS:
+        db.bulk_extend(record_quads(abstract, record, resolver))
+    resolver = resolver.fresh()
+    for g in paper_graphs(db):
+        add_namings(resolver, namings(db, g))
+    resolver.finish()
+    seen = 0
+    for g in list(paper_graphs(db)):
+        changed = renames(resolver, namings(db, g))
+        if changed:
+            seen += 1
+            old, new = renamed_quads(db, g, changed, db.quads_for_pattern(None, None, None, g))
+            read_old, read_new = renamed_quads(db, g, changed)
+            assert (set(old), set(new)) == (set(read_old), set(read_new)) and len(old) == len(read_old)
+    assert seen  # p1's dataset is renamed
 
 
 def test_renames_in_one_graph_happen_at_once():

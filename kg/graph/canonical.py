@@ -177,6 +177,7 @@ class Resolver:
                     c.keys.add(k[1])
         self.clusters = clusters
         self._iri: dict[Key, str] = {}
+        self._named: dict[tuple[str, ...], str] = {}  # (type, *names) -> iri_of
         self._done = True
 
     def _root(self, etype: str, names: tuple[str, ...]) -> Key:
@@ -187,8 +188,13 @@ class Resolver:
     # -- pass 2 -----------------------------------------------------------------
     def iri_of(self, etype: str, names: Iterable[str], aliases: Iterable[str] = ()) -> str:
         assert self._done, "call finish() after the last add()"
-        names, _ = _naming_key(names, aliases)
-        return self._cluster_iri(self._root(etype, names))
+        # The names alone decide (aliases join names in `finish` only), and
+        # the same few names come back in paper after paper.
+        key = (etype, *names)
+        iri = self._named.get(key)
+        if iri is None:
+            iri = self._named[key] = self._cluster_iri(self._root(etype, _naming_key(key[1:], ())[0]))
+        return iri
 
     def _cluster_iri(self, root: Key) -> str:
         iri = self._iri.get(root)

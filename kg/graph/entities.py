@@ -96,17 +96,22 @@ def renames(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], list[
     return out
 
 
-def renamed_quads(db: ox.Store, g: ox.NamedNode,
-                  changed: dict[ox.NamedNode, ox.NamedNode]) -> tuple[list[ox.Quad], list[ox.Quad]]:
+def renamed_quads(db: ox.Store, g: ox.NamedNode, changed: dict[ox.NamedNode, ox.NamedNode],
+                  quads: Iterable[ox.Quad] | None = None) -> tuple[list[ox.Quad], list[ox.Quad]]:
     """The quads of graph `g` that hold a node `old` of `changed`, and the same
-    quads with each such node replaced by `changed[old]`.
+    quads with each such node replaced by `changed[old]`. They are read from
+    `db`, or picked from `quads` when given (which must hold all of them:
+    a build has them at hand, and reading them back costs more).
 
     All at once: when one node is renamed to the IRI another node of the same
     paper leaves, the first node's quads stay at the IRI it was given."""
     found: dict[ox.Quad, None] = {}
-    for old in changed:
-        found.update(dict.fromkeys(db.quads_for_pattern(old, None, None, g)))
-        found.update(dict.fromkeys(db.quads_for_pattern(None, None, old, g)))
+    if quads is not None:
+        found.update(dict.fromkeys(q for q in quads if q.subject in changed or q.object in changed))
+    else:
+        for old in changed:
+            found.update(dict.fromkeys(db.quads_for_pattern(old, None, None, g)))
+            found.update(dict.fromkeys(db.quads_for_pattern(None, None, old, g)))
     new = []
     for q in found:
         s, o = q.subject, q.object
@@ -130,8 +135,10 @@ class Renames:
         self._old: list[ox.Quad] = []
         self._new: list[ox.Quad] = []
 
-    def add(self, g: ox.NamedNode, changed: dict[ox.NamedNode, ox.NamedNode]) -> None:
-        old, new = renamed_quads(self.db, g, changed)
+    def add(self, g: ox.NamedNode, changed: dict[ox.NamedNode, ox.NamedNode],
+            quads: Iterable[ox.Quad] | None = None) -> None:
+        """Rename the nodes `changed` in graph `g` (see `renamed_quads` for `quads`)."""
+        old, new = renamed_quads(self.db, g, changed, quads)
         self._old += old
         self._new += new
         if len(self._old) >= self.batch:

@@ -72,10 +72,14 @@ PAPER_COUNT_Q = _PROLOGUE + f"""
 SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a <{FABIO.ResearchPaper}> }}"""
 
 # Relations come from their provenance statements.
+# GRAPH ?g here and below: a statement, fact or result node lives in one
+# paper's graph, so its patterns joined inside that graph give the rows the
+# union default graph gives, without the work Oxigraph 0.5 does there to
+# state a triple of many graphs once (half the time of these queries).
 EDGES_Q = _PROLOGUE + f"""
-SELECT DISTINCT ?s ?p ?o WHERE {{
+SELECT DISTINCT ?s ?p ?o WHERE {{ GRAPH ?g {{
   ?f a <{RDF.Statement}> ; <{RDF.subject}> ?s ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o .
-}}"""
+}} }}"""
 
 # The papers of an entity: those that mention or propose it, and those that
 # report a relation of it. Counted by Oxigraph, so that only one number per
@@ -84,10 +88,10 @@ SELECT DISTINCT ?s ?p ?o WHERE {{
 # relation whose other end is no entity would count here and not in
 # add_evidence; the graph builder makes none.)
 NODE_PAPERS_Q = _PROLOGUE + f"""
-SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE {{
+SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE {{ GRAPH ?g {{
   {{ ?p <{MLKG.mentions}> ?e }} UNION {{ ?p <{MLKG.proposes}> ?e }}
   UNION {{ ?f <{RDF.subject}> ?e ; <{MLKG.reportedIn}> ?p }} UNION {{ ?f <{RDF.object}> ?e ; <{MLKG.reportedIn}> ?p }}
-}} GROUP BY ?e"""
+}} }} GROUP BY ?e"""
 
 # The queries of a group of entities (ENTITIES is replaced by their IRIs).
 # They return IRIs only: looking up a paper's id and title or a sentence's
@@ -104,15 +108,17 @@ SELECT ?e ?p ?proposes WHERE {{
   UNION {{ VALUES ?e {{ ENTITIES }} ?p <{MLKG.proposes}> ?e BIND(true AS ?proposes) }}
 }}"""
 
+# (As in NODE_PAPERS_Q, only relations' statements have rdf:subject and
+# rdf:object; requiring their rdf:type too cost a fifth more.)
 FACTS_OF_Q = f"""
-SELECT ?e ?s ?p ?o ?paper ?sent WHERE {{
-  {{ VALUES ?e {{ ENTITIES }} ?f <{RDF.subject}> ?e ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o
+SELECT ?e ?s ?p ?o ?paper ?sent WHERE {{ GRAPH ?g {{
+  {{ VALUES ?e {{ ENTITIES }} ?f <{RDF.subject}> ?e ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o
      BIND(?e AS ?s) }}
-  UNION {{ VALUES ?e {{ ENTITIES }} ?f <{RDF.object}> ?e ; a <{RDF.Statement}> ; <{RDF.predicate}> ?p ; <{RDF.subject}> ?s
+  UNION {{ VALUES ?e {{ ENTITIES }} ?f <{RDF.object}> ?e ; <{RDF.predicate}> ?p ; <{RDF.subject}> ?s
      BIND(?e AS ?o) }}
   OPTIONAL {{ ?f <{MLKG.reportedIn}> ?paper }}
   OPTIONAL {{ ?f <{PROV.wasDerivedFrom}> ?sent }}
-}}"""
+}} }}"""
 
 _ROLES = {"method": MLKG.method, "baseline": MLKG.baseline, "dataset": MLKG.dataset, "metric": MLS.specifiedBy}
 
@@ -122,7 +128,7 @@ _ROLES = {"method": MLKG.method, "baseline": MLKG.baseline, "dataset": MLKG.data
 # (With VALUES for the entities and another for the roles, Oxigraph read
 # `?r ?role ?e` over the whole store: 6x slower at 50k abstracts.)
 RESULTS_OF_Q = f"""
-SELECT ?e ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?sentence ?kind WHERE {{
+SELECT ?e ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf ?sentence ?kind WHERE {{ GRAPH ?g {{
   {" UNION ".join(f"{{ VALUES ?e {{ ENTITIES }} ?r <{prop}> ?e ; a <{MLS.ModelEvaluation}> ; <{MLKG.method}> ?method }}"
                   for prop in _ROLES.values())}
   OPTIONAL {{ ?r a ?kind FILTER(?kind IN (<{MLKG.Score}>, <{MLKG.Improvement}>)) }}
@@ -134,7 +140,7 @@ SELECT ?e ?r ?method ?baseline ?dataset ?metric ?valueText ?value ?unit ?paperOf
   OPTIONAL {{ ?r <{MLKG.unit}> ?unit }}
   OPTIONAL {{ ?r <{MLKG.reportedIn}> ?paperOf }}
   OPTIONAL {{ ?r <{PROV.wasDerivedFrom}> ?sentence }}
-}}"""
+}} }}"""
 
 # Entities are read in groups, one query of each kind per group: per entity,
 # a small graph cost thousands of queries. A group holds at most
