@@ -185,13 +185,19 @@ def provenance_quads(paper: Paper, extractor: dict) -> Iterator[ox.Quad]:
     """The extraction run that read the paper, and the extractor (name and version) that ran."""
     q = paper.quad
     name, version = str(extractor.get("name", "kg")), str(extractor.get("version", "0"))
-    agent = ox.NamedNode(str(iris.agent_iri(name, version)))
+    agent = agent_node(name, version)
     yield q(paper.node, PROV.wasGeneratedBy, paper.activity)
     yield q(paper.activity, RDF.type, PROV.Activity)
     yield q(paper.activity, PROV.wasAssociatedWith, agent)
     yield q(paper.activity, PROV.used, paper.node)
     yield q(agent, RDF.type, PROV.SoftwareAgent)
     yield q(agent, SKOS.prefLabel, ox.Literal(f"{name} {version}".strip()))
+
+
+@lru_cache(maxsize=64)
+def agent_node(name: str, version: str) -> ox.NamedNode:
+    """The extractor's node: the same few in every paper of a build, so kept."""
+    return ox.NamedNode(str(iris.agent_iri(name, version)))
 
 
 def sentence_quads(paper: Paper, sources: set[ox.NamedNode]) -> Iterator[ox.Quad]:
