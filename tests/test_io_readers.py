@@ -152,6 +152,16 @@ def test_language_heuristic():
     assert not looks_non_english("BERT GPT")  # too short to judge
 
 
+def test_language_heuristic_on_texts_with_a_few_non_ascii_characters():
+    # Letters outside Latin script are counted only when there is one: a dash
+    # or an accent says nothing; a text mostly in Cyrillic or Greek letters does.
+    english = ("We propose FooNet – a model for café scenes – and show that it improves the accuracy of "
+               "the baseline on the BarSet benchmark by a wide margin, with α set to 0.5 in all of the runs.")
+    assert not looks_non_english(english)
+    assert looks_non_english("Мы предлагаем новый метод для сегментации изображений и проверяем его " * 3)
+    assert looks_non_english("αβγ δεζ ηθι κλμ νξο πρσ τυφ χψω " * 6)
+
+
 def test_warnings_are_grouped_per_file(tmp_path):
     rows = [{"id": f"p{i}", "abstract": f"Case {i}: we propose\x01 GridNet for image classification."} for i in range(8)]
     _, report = read(jsonl(tmp_path / "a.jsonl", rows))

@@ -99,3 +99,13 @@ def test_token_columns_hold_what_the_tokens_say(nlp) -> None:
     assert token_view(doc) == [Tok(t.i, t.text, t.lower_, t.idx, t.is_sent_start, t.sent.start, t.sent.end,
                                    t.is_space, t.is_punct, t.is_alpha) for t in doc]
     assert token_columns(nlp.make_doc("")) == ((),) * 6
+
+
+def test_the_records_sentence_offsets_are_those_of_doc_sents(nlp) -> None:
+    # The record reads them from the splitter's sentence starts, without a Span per sentence.
+    from kg.extract.record import _sentence_offsets
+
+    for text in ("We propose FooNet. It wins on BarSet (e.g. 7.9% more).  \n\nThen  QuuxNet follows!  ",
+                 "One line only", "  Leading spaces. And a stop at the end.", " "):
+        doc = nlp(text)
+        assert _sentence_offsets(doc) == [[s.start_char, s.end_char] for s in doc.sents]

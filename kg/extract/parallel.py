@@ -8,6 +8,7 @@ the order the chunks were sent, so the output is the same as with one worker.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
@@ -79,6 +80,10 @@ def _init_worker(options: ExtractOptions, papers: bool) -> None:
     _exit_with_parent()
 
     _worker = Worker(options, papers)
+    # The pipeline (vocabulary, matchers, rule tables) lives as long as the
+    # worker: frozen, it is left out of the cycle collector's full passes,
+    # which otherwise walk all of it again and again while papers stream.
+    gc.freeze()
 
 
 def _exit_with_parent() -> None:

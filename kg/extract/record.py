@@ -15,14 +15,21 @@ from kg.extract.pipeline import extraction_pipeline
 from kg.extract.relation_confidence import RelationConfidence, relation_confidence
 from kg.nlp import ENTITY_TYPES
 from kg.nlp.entities import fold_name, settled_entities
-from kg.nlp.tokens import doc_text
+from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 EXTRACTOR = {"name": "kg-rules", "version": kg.__version__}
 
 
 def _sentence_offsets(doc: Doc) -> list[list[int]]:
-    """[start, end] characters of each sentence."""
-    return [[sent.start_char, sent.end_char] for sent in doc.sents]
+    """[start, end] characters of each sentence: from its first token's
+    offset to its last token's end, as doc.sents gives them, read from the
+    sentence starts and token columns the splitter kept (kg.nlp.tokens)
+    instead of a Span per sentence."""
+    starts = sentence_starts_of(doc)
+    columns = view_columns(doc)
+    ends = starts[1:] + [len(columns.texts)]
+    return [[columns.idxs[start], columns.idxs[end - 1] + len(columns.texts[end - 1])]
+            for start, end in zip(starts, ends)]
 
 
 def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> dict[str, list[dict]]:

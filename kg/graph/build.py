@@ -30,7 +30,7 @@ and interchange.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Iterator
@@ -94,7 +94,10 @@ class Paper:
     # (0, 0): it names no sentence, but its index stays taken so sentence
     # IRIs keep the record's numbering.
     sentences: list[tuple[int, int]]
-    sentence_nodes: list[ox.NamedNode]
+    # The sentence nodes made so far, by index (`sentence_node`): made on
+    # first use, since most sentences are no fact's source and an IRI costs
+    # more than a quad.
+    sentence_nodes: dict[int, ox.NamedNode] = field(default_factory=dict)
 
     @classmethod
     def of(cls, abstract: Abstract, record: dict) -> Paper:
@@ -109,8 +112,14 @@ class Paper:
             node=ox.NamedNode(str(iris.paper_iri(pid))),
             activity=ox.NamedNode(str(iris.extraction_iri(pid))),
             sentences=sentences,
-            sentence_nodes=[ox.NamedNode(str(iris.sentence_iri(pid, i))) for i in range(len(sentences))],
         )
+
+    def sentence_node(self, index: int) -> ox.NamedNode:
+        """The node of the record's sentence `index`."""
+        node = self.sentence_nodes.get(index)
+        if node is None:
+            node = self.sentence_nodes[index] = ox.NamedNode(str(iris.sentence_iri(self.id, index)))
+        return node
 
     def quad(self, subject: ox.NamedNode, predicate: ox.NamedNode, obj: ox.NamedNode | ox.Literal) -> ox.Quad:
         """A quad in this paper's graph."""
@@ -176,7 +185,7 @@ def provenance_quads(paper: Paper, extractor: dict) -> Iterator[ox.Quad]:
     """The extraction run that read the paper, and the extractor (name and version) that ran."""
     q = paper.quad
     name, version = str(extractor.get("name", "kg")), str(extractor.get("version", "0"))
-    agent = ox.NamedNode(str(iris.agent_iri(name, version)))
+    agent = agent_node(name, version)
     yield q(paper.node, PROV.wasGeneratedBy, paper.activity)
     yield q(paper.activity, RDF.type, PROV.Activity)
     yield q(paper.activity, PROV.wasAssociatedWith, agent)
@@ -185,12 +194,20 @@ def provenance_quads(paper: Paper, extractor: dict) -> Iterator[ox.Quad]:
     yield q(agent, SKOS.prefLabel, ox.Literal(f"{name} {version}".strip()))
 
 
+@lru_cache(maxsize=64)
+def agent_node(name: str, version: str) -> ox.NamedNode:
+    """The extractor's node: the same few in every paper of a build, so kept."""
+    return ox.NamedNode(str(iris.agent_iri(name, version)))
+
+
 def sentence_quads(paper: Paper, sources: set[ox.NamedNode]) -> Iterator[ox.Quad]:
     """The sentences facts were read from (`sources`), each with its text and
     character span. The others are left out: nothing refers to them, the
     abstract holds their text, and they were a third of a paper's quads."""
     q = paper.quad
-    for (start, end), sentence in zip(paper.sentences, paper.sentence_nodes):
+    # Every source is among the nodes made so far; sorted: in the record's order.
+    for index, sentence in sorted(paper.sentence_nodes.items()):
+        start, end = paper.sentences[index]
         if start == end or sentence not in sources:
             continue  # outside the text, or no fact's source
         yield q(sentence, RDF.type, MLKG.Sentence)
@@ -351,14 +368,14 @@ def source_sentence(paper: Paper, entities: PaperEntities, relation: dict,
     span = relation.get("span")
     if span:
         i = paper.sentence_at(int(span[0]))
-        return paper.sentence_nodes[i] if i is not None else None
+        return paper.sentence_node(i) if i is not None else None
     common: set[int] | None = None
     for part in parts:
         if part is None:
             continue
         mentioned_in = entities.sentences.get(part, set())
         common = mentioned_in if common is None else common & mentioned_in
-    return paper.sentence_nodes[min(common)] if common else None
+    return paper.sentence_node(min(common)) if common else None
 
 
 def confidence_literal(value: Any) -> ox.Literal | None:

@@ -38,10 +38,17 @@ class PaperOutput:
     entities: dict[str, int]   # entities the record lists, by type
     relations: dict[str, int]  # relations the record states, by kind
     quads: int               # quads in `nquads`
-    nquads: bytes            # every quad of the paper once (N-Quads), for the store's loader
-    turtle: bytes            # graph.ttl's final triples of the paper (Turtle without prefix lines)
+    final: bytes             # the quads whose triples are final in graph.ttl (N-Quads)
+    turtle: bytes            # the same triples for graph.ttl (Turtle without prefix lines)
     waiting: bytes           # the quads that wait for the canonical pass (N-Quads)
     namings: tuple[Naming, ...]  # the names the paper uses for each entity, for the resolver
+
+    @property
+    def nquads(self) -> bytes:
+        """Every quad of the paper once (N-Quads), for the store's loader:
+        the final quads, then the waiting ones. Each part is serialised and
+        sent from the worker once."""
+        return self.final + self.waiting
 
 
 def paper_output(abstract: Abstract, record: dict, resolver: Resolver) -> PaperOutput:
@@ -55,7 +62,7 @@ def paper_output(abstract: Abstract, record: dict, resolver: Resolver) -> PaperO
         entities={etype: len(ents) for etype, ents in record["entities"].items()},
         relations=dict(Counter(rel["p"] for rel in record["relations"])),
         quads=len(quads),
-        nquads=ox.serialize(quads, format=ox.RdfFormat.N_QUADS),
+        final=ox.serialize(final, format=ox.RdfFormat.N_QUADS),
         turtle=turtle_body(q.triple for q in final),
         waiting=ox.serialize(waiting, format=ox.RdfFormat.N_QUADS),
         namings=tuple((etype, tuple(names), tuple(aliases))

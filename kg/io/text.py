@@ -70,7 +70,10 @@ def looks_non_english(text: str) -> bool:
     warning only: the rules are written for English, so such abstracts yield
     few entities."""
     sample = text[:_SAMPLE].lower()
-    if not sample.isascii():
+    # Most texts with a non-ASCII character ("–", "é") have no letter outside
+    # Latin script: one search tells, before every letter is counted (which
+    # was half the cost of reading such an abstract).
+    if not sample.isascii() and _NON_LATIN_LETTER.search(sample):
         letters = len(_LETTER.findall(sample))
         if letters >= 30 and len(_NON_LATIN_LETTER.findall(sample)) > letters / 2:
             return True

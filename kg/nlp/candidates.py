@@ -39,6 +39,8 @@ class Candidate:
 
 def candidates(doc: Doc) -> list[Candidate]:
     """doc._.kg_candidates, the list every rule adds its candidates to."""
-    if doc._.kg_candidates is None:
-        doc._.kg_candidates = []
-    return doc._.kg_candidates
+    ext = doc._  # spaCy makes a new accessor on every doc._
+    found = ext.kg_candidates
+    if found is None:
+        found = ext.kg_candidates = []
+    return found

@@ -30,6 +30,7 @@ from kg.nlp.method_patterns import listed_methods, methods_after_cues, names_of_
 from kg.nlp.name_shapes import is_name_like, name_like_text
 from kg.nlp.task_contexts import TaskContexts, ends_with, names_work, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
+from kg.nlp.word_sets import WordSet
 
 __all__ = ["is_name_like", "find_pattern_entities", "make_entity_patterns"]
 
@@ -683,10 +684,16 @@ def _method_candidates(doc: Doc, v: list[Tok], lex: Lexicon, heads: list[int],
     return out
 
 
+@lru_cache(maxsize=16)
+def _name_like_words(lex: Lexicon) -> WordSet:
+    """The name-like words of `lex` (name_like_text), judged once per word."""
+    return WordSet(lambda text: name_like_text(text, lex))
+
+
 def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     out = []
     texts = view_columns(doc).texts
-    for i in positions(texts, {t for t in set(texts) if name_like_text(t, lex)}):
+    for i in positions(texts, _name_like_words(lex).among(texts)):
         tok = v[i]
         nxt = v[tok.i + 1] if tok.i + 1 < len(v) else None
         label = "Method"
