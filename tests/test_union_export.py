@@ -107,13 +107,19 @@ def test_fresh_build_writes_the_stores_union(tmp_path):
     assert not list(out.glob(".kg-stage-*"))  # no working files left behind
 
 
-def test_the_store_is_renamed_before_the_rest_of_graph_ttl_is_waited_for(tmp_path):
-    resolver = default_resolver()
+def _fed_writer(tmp_path, resolver) -> tuple[ox.Store, UnionWriter]:
+    """A store and a writer (graph.ttl's rest in a second process) that took in PAPERS."""
     db = ox.Store()
     writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh(), SEPARATE)
     for abstract, record in PAPERS:
         db.bulk_extend(record_quads(abstract, record, resolver))
         writer.add_paper(paper_output(abstract, record, resolver))
+    return db, writer
+
+
+def test_the_store_is_renamed_before_the_rest_of_graph_ttl_is_waited_for(tmp_path):
+    resolver = default_resolver()
+    db, writer = _fed_writer(tmp_path, resolver)
     try:
         writer.rename(db)
         reference = ox.Store()
@@ -137,11 +143,7 @@ def test_a_failed_graph_ttl_writer_fails_the_build(tmp_path, monkeypatch):
     monkeypatch.setattr(union, "_start_writer",
                         lambda *args: subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"]))
     resolver = default_resolver()
-    db = ox.Store()
-    writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh(), SEPARATE)
-    for abstract, record in PAPERS:
-        db.bulk_extend(record_quads(abstract, record, resolver))
-        writer.add_paper(paper_output(abstract, record, resolver))
+    db, writer = _fed_writer(tmp_path, resolver)
     with pytest.raises(RuntimeError, match="graph.ttl"):
         writer.finish(db)
     writer.close()
