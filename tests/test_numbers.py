@@ -8,7 +8,7 @@ import pytest
 
 from kg import rules
 from kg.extract.numbers import number_reader, quantities, runs
-from tests.test_relation_cue_lists import examples
+from tests.test_relation_cue_lists import examples, pipeline
 
 
 def only(text: str):
@@ -244,16 +244,9 @@ _COUNT_TEXT = "FooNet reaches 85.1% accuracy on 12 {} from QuxSet, and 80.2% on 
 
 
 def _first_score_dataset(rules_files: list[str], noun: str) -> str | None:
-    import spacy
-
-    import kg.extract.relations  # noqa: F401  registers kg_relations
-    from kg.nlp.tokenizer import install
     from tests.test_relations import annotate
 
-    nlp = spacy.blank("en")
-    install(nlp)
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("kg_relations", config={"rules": rules_files})
+    nlp = pipeline(rules_files)
     rels = annotate(nlp, _COUNT_TEXT.format(noun), _COUNT_ENTS, ())._.kg_relations
     return next(r.get("dataset") for r in rels if r["p"] == "achieves" and r["value"] == "85.1")
 

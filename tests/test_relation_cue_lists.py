@@ -37,12 +37,13 @@ def test_examples_are_matched_by_their_piece() -> None:
 
 
 # -- the relation component on a sentence with entity spans set by hand ---------------
-def pipeline() -> spacy.Language:
-    """The relation component after kg's tokenizer ("fine-tuning" is one token)."""
+def pipeline(rules_files: list[str] | None = None) -> spacy.Language:
+    """The relation component after kg's tokenizer ("fine-tuning" is one token),
+    reading the user's `rules_files` as well as the packaged rules."""
     nlp = spacy.blank("en")
     install(nlp)
     nlp.add_pipe("sentencizer")
-    nlp.add_pipe("kg_relations")
+    nlp.add_pipe("kg_relations", config={"rules": list(rules_files or [])})
     return nlp
 
 
@@ -255,11 +256,8 @@ def test_an_entry_added_by_a_rules_file_works_in_every_list(tmp_path) -> None:
     (test_the_sentences_need_their_entry shows it does not without the file)."""
     failed = []
     for key, (sentence, check) in {**REGEX_LISTS, **WORD_LISTS}.items():
-        nlp = spacy.blank("en")
-        install(nlp)
-        nlp.add_pipe("sentencizer")
         word = new_word(key)
-        nlp.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, key, [word]))]})
+        nlp = pipeline([str(_rules_file(tmp_path, key, [word]))])
         if not check(relations(nlp, sentence(word), METHODS | {"BLEU": "Metric", "zzz": "Metric"}, OWN), word):
             failed.append(key)
     assert not failed, f"lists whose added entry does nothing: {failed}"
@@ -302,10 +300,7 @@ def _measured(tmp_path, entry: str, more: dict | None = None) -> spacy.Language:
     change = {"extend": {"compared_to": [f"measured {entry}"], **(more or {})}}
     path = tmp_path / f"rules-{len(list(tmp_path.iterdir()))}.json"  # a new name: rules are read once per path
     path.write_text(json.dumps({"relation_cues": change}), encoding="utf-8")
-    nlp = spacy.blank("en")
-    install(nlp)
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("kg_relations", config={"rules": [str(path)]})
+    nlp = pipeline([str(path)])
     return nlp
 
 
@@ -340,30 +335,21 @@ def test_a_plural_name_after_an_improve_verb_is_no_baseline(nlp, tmp_path, name)
     assert improves(relations(nlp, text, PLURALS)) == set()
     none = tmp_path / "none.json"
     none.write_text(json.dumps({"relation_cues": {"replace": {"plural_name_endings": []}}}), encoding="utf-8")
-    nlp = spacy.blank("en")
-    install(nlp)
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("kg_relations", config={"rules": [str(none)]})
+    nlp = pipeline([str(none)])
     assert improves(relations(nlp, text, PLURALS)) == {("FooNet", name)}
 
 
 def test_a_rules_file_adds_a_plural_name_ending(nlp, tmp_path) -> None:
     text = "FooNet enhances BarNets on CIFAR-10."
     assert improves(relations(nlp, text, PLURALS)) == {("FooNet", "BarNets")}
-    added = spacy.blank("en")
-    install(added)
-    added.add_pipe("sentencizer")
-    added.add_pipe("kg_relations", config={"rules": [str(_rules_file(tmp_path, "plural_name_endings", ["Nets"]))]})
+    added = pipeline([str(_rules_file(tmp_path, "plural_name_endings", ["Nets"]))])
     assert improves(relations(added, text, PLURALS)) == set()
 
 
 def _with_separator(tmp_path, sep: str) -> spacy.Language:
     path = tmp_path / f"sep-{len(list(tmp_path.iterdir()))}.json"
     path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": [sep]}}}), encoding="utf-8")
-    nlp = spacy.blank("en")
-    install(nlp)
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("kg_relations", config={"rules": [str(path)]})
+    nlp = pipeline([str(path)])
     return nlp
 
 
@@ -394,10 +380,7 @@ def test_a_list_separator_after_an_improve_verbs_object_ends_it(tmp_path) -> Non
     path = tmp_path / "plus.json"
     path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": ["plus"]}}}), encoding="utf-8")
     for rules_files, expected in (([], set()), ([str(path)], {("FooNet", "prior parsers")})):
-        nlp = spacy.blank("en")
-        install(nlp)
-        nlp.add_pipe("sentencizer")
-        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        nlp = pipeline(rules_files)
         assert improves(relations(nlp, text, METHODS)) == expected
 
 

@@ -11,6 +11,7 @@ import spacy
 
 import kg.extract.relations  # noqa: F401  registers kg_relations
 from kg import rules
+from tests.test_relation_cue_lists import pipeline
 from tests.test_relations import annotate, triples
 
 PROPOSAL = "We propose QuillNet, a parser for clause segmentation. "
@@ -161,15 +162,11 @@ def test_a_means_link_added_by_a_rules_file_does_its_part(tmp_path):
     text = "QuillNet then works atop span retrieval. " + PROPOSAL
     ents = {"QuillNet": "Method", "span retrieval": "Task", "clause segmentation": "Task"}
     assert "atop" not in rules.load("addresses")["means_links"]
-    nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("kg_relations")
+    nlp = pipeline()
     assert ("QuillNet", "span retrieval") in addresses(nlp, text, ents, proposed=("QuillNet",))
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"addresses": {"extend": {"means_links": ["atop"]}}}), encoding="utf-8")
-    nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("kg_relations", config={"rules": [str(path)]})
+    nlp = pipeline([str(path)])
     assert ("QuillNet", "span retrieval") not in addresses(nlp, text, ents, proposed=("QuillNet",))
 
 

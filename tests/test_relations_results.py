@@ -12,6 +12,7 @@ import kg.extract.relations  # noqa: F401  registers kg_relations
 from kg import rules
 from kg.extract.results import result_rules
 from tests.cue_texts import example, examples
+from tests.test_relation_cue_lists import pipeline
 from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
 
 INTRO = "We present FooGAN, an image generator. "
@@ -679,18 +680,11 @@ def test_each_dataset_before_link_lists_a_second_score_in_the_first_ones_metric(
 
 
 def test_a_dataset_before_link_added_by_a_rules_file_lists_scores(tmp_path):
-    import spacy
-
-    from kg.nlp.tokenizer import install
-
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"results": {"extend": {"dataset_before_links": ["within"]}}}), encoding="utf-8")
     text = "FooNet reaches 85.3% accuracy within QuxSet and 62.1% within BarSet."
     for rules_files, listed in (([], False), ([str(path)], True)):
-        nlp = spacy.blank("en")
-        install(nlp)
-        nlp.add_pipe("sentencizer")
-        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        nlp = pipeline(rules_files)
         assert (("FooNet", "accuracy", "62.1", "BarSet") in scores(annotate(nlp, text, _LISTED, ("FooNet",)))) == listed
 
 
@@ -702,18 +696,11 @@ def test_a_list_of_datasets_pairs_in_order_with_a_list_of_scores(nlp, join):
 
 
 def test_a_list_separator_added_by_a_rules_file_pairs_datasets_with_scores(tmp_path):
-    import spacy
-
-    from kg.nlp.tokenizer import install
-
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": ["plus"]}}}), encoding="utf-8")
     text = "FooNet reaches 85.1% and 78.3% accuracy on QuxSet plus BarSet."
     for rules_files, paired in (([], False), ([str(path)], True)):
-        nlp = spacy.blank("en")
-        install(nlp)
-        nlp.add_pipe("sentencizer")
-        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        nlp = pipeline(rules_files)
         found = scores(annotate(nlp, text, _LISTED, ("FooNet",)))
         assert (("FooNet", "accuracy", "78.3", "BarSet") in found) == paired, found
 
@@ -722,9 +709,6 @@ def test_a_list_separator_added_by_a_rules_file_pairs_datasets_with_scores(tmp_p
 def test_a_plain_score_added_by_a_rules_file_is_read_in_a_sentence_with_no_metric(tmp_path):
     """Only sentences with a metric or a plain score are read for scores; the
     plain scores are the rules' (once a literal "score" decided)."""
-    import spacy
-
-    from kg.nlp.tokenizer import install
 
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"results": {"extend": {"plain_scores": ["(?:an?|the)\\s+rating\\s+of"]}}}),
@@ -734,19 +718,13 @@ def test_a_plain_score_added_by_a_rules_file_is_read_in_a_sentence_with_no_metri
             ("FooNet reaches a score of 69.3 on QuxSet.", [], {("FooNet", "score", "69.3", "QuxSet")}),
             ("FooNet reaches a rating of 69.3 on QuxSet.", [], set()),
             ("FooNet reaches a rating of 69.3 on QuxSet.", [str(path)], {("FooNet", "score", "69.3", "QuxSet")})):
-        nlp = spacy.blank("en")
-        install(nlp)
-        nlp.add_pipe("sentencizer")
-        nlp.add_pipe("kg_relations", config={"rules": rules_files})
+        nlp = pipeline(rules_files)
         assert scores(annotate(nlp, text, ents, ("FooNet",))) == expected, text
 
 
 
 # -- baseline_score_breaks: after one of these, the number is a change, not another method's score ----
 def test_a_number_after_a_baseline_score_break_is_the_subjects(nlp, tmp_path):
-    import spacy
-
-    from kg.nlp.tokenizer import install
 
     assert scores(annotate(nlp, INTRO + "FooGAN lowers the previous best FID to 7.9 on ImageNet.", ENTS,
                            ("FooGAN",))) == {("FooGAN", "FID", "7.9", "ImageNet")}
@@ -756,8 +734,5 @@ def test_a_number_after_a_baseline_score_break_is_the_subjects(nlp, tmp_path):
         path = tmp_path / f"rules-{k}.json"
         change = {"metric_value_links": ["towards"], "baseline_score_breaks": breaks}
         path.write_text(json.dumps({"results": {"extend": change}}), encoding="utf-8")
-        added = spacy.blank("en")
-        install(added)
-        added.add_pipe("sentencizer")
-        added.add_pipe("kg_relations", config={"rules": [str(path)]})
+        added = pipeline([str(path)])
         assert scores(annotate(added, text, ENTS, ("FooGAN",))) == expected, breaks
