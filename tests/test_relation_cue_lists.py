@@ -300,8 +300,7 @@ def _measured(tmp_path, entry: str, more: dict | None = None) -> spacy.Language:
     change = {"extend": {"compared_to": [f"measured {entry}"], **(more or {})}}
     path = tmp_path / f"rules-{len(list(tmp_path.iterdir()))}.json"  # a new name: rules are read once per path
     path.write_text(json.dumps({"relation_cues": change}), encoding="utf-8")
-    nlp = pipeline([str(path)])
-    return nlp
+    return pipeline([str(path)])
 
 
 @pytest.mark.parametrize("word", [x for piece in DATA["not_baseline_after"] for x in examples(piece)])
@@ -349,8 +348,7 @@ def test_a_rules_file_adds_a_plural_name_ending(nlp, tmp_path) -> None:
 def _with_separator(tmp_path, sep: str) -> spacy.Language:
     path = tmp_path / f"sep-{len(list(tmp_path.iterdir()))}.json"
     path.write_text(json.dumps({"entity_patterns": {"extend": {"list_separators": [sep]}}}), encoding="utf-8")
-    nlp = pipeline([str(path)])
-    return nlp
+    return pipeline([str(path)])
 
 
 SEPARATORS = rules.load("entity_patterns")["list_separators"]
