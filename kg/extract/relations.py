@@ -79,6 +79,7 @@ class RelationFinder:
         found = _Relations()
         proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
         own_data_at = [(m.start, m.name) for m in ents if m.label == "Dataset" and m.proposed]
+        unplaced: list[tuple[Sentence, dict]] = []  # margins said without a baseline (_unplaced_gains)
         setting = None  # the dataset of the results reported so far (see results.result_setting)
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
@@ -99,9 +100,12 @@ class RelationFinder:
             comparisons = _comparisons(s)
             _improvements(s, comparisons, found)
             _achievements(s, comparisons, found)
+            if not comparisons and s.main is not None and _DIGIT.search(s.text):
+                unplaced += _unplaced_gains(s, found)
             _evaluations(s, comparisons, found)
             _addresses(s, found)
             setting = result_setting(s, _test_datasets(s), setting)
+        _place_gains(unplaced, found)  # after every sentence: the baseline may be named later
         _evaluations_of_results(found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
@@ -651,6 +655,41 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             else:
                 rel.update(metric=_only_metric(s), dataset=_dataset_after(s, comp.end) or _only_dataset(s))
             found.add(s, rel, conf)
+
+
+def _unplaced_gains(s: Sentence, found: _Relations) -> list[tuple[Sentence, dict]]:
+    """The margins of the paper's proposal in a sentence that names no
+    baseline ("our method reaches a 2.3x speedup (8.1% improvement) on A"):
+    improvesOver relations still without their baseline ("o"), for
+    _place_gains. A number read as a score reached (achieves) is not one."""
+    out: list[tuple[Sentence, dict]] = []
+    achieved = {(r["s"], r["value"]) for r in found.by_key.values() if r["p"] == "achieves"}
+    nexts = None
+    for q in s.quantities:
+        if not _is_gain(s, q):
+            continue
+        subject, _ = _subject(s, q.start)
+        if subject is None or (subject, q.value) in achieved:
+            continue
+        if subject != s.main and not any(m.proposed and m.name == subject for m in s.mentions):
+            continue  # another method's margin: its baseline is not the proposal's
+        nexts = nexts or _next_starts(s)
+        run_end = _run_end(s, q)
+        out.append((s, {"s": subject, "p": "improvesOver", "metric": _metric_near(s, q, run_end) or _metric_stated_before(s, q),
+                        "value": q.value, "unit": _gain_unit(s, q, run_end),
+                        "dataset": _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), "gain": q.gain}))
+    return out
+
+
+def _place_gains(unplaced: list[tuple[Sentence, dict]], found: _Relations) -> None:
+    """A margin said without its baseline is over the one baseline the
+    abstract compares its subject with, in any sentence: "FooNet improves
+    over BarNet. ... It reaches a 2.3x speedup (8.1% improvement) on A." With
+    several baselines the margin could be over any of them, and is left out."""
+    for s, rel in unplaced:
+        baselines = {r["o"] for r in found.by_key.values() if r["p"] == "improvesOver" and r["s"] == rel["s"]}
+        if len(baselines) == 1:
+            found.add(s, {**rel, "o": baselines.pop()}, 0.5)
 
 
 def _gains(s: Sentence) -> list[Quantity]:

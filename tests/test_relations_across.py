@@ -1,0 +1,56 @@
+"""Relations whose parts sit in different sentences of an abstract, on
+sentences written for these tests (entity spans set by hand, as in
+test_relations.py, so that only the relation rules are tested)."""
+
+from __future__ import annotations
+
+import kg.extract.relations  # noqa: F401  registers kg_relations
+from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
+
+ENTS = {"KelpNet": "Method", "DriftNet": "Method", "SwellNet": "Method",
+        "TideSet": "Dataset", "ReefSet": "Dataset"}
+
+
+def valued(doc) -> set[tuple]:
+    return {(r["s"], r["o"], r.get("value"), r.get("dataset")) for r in rels(doc, "improvesOver")}
+
+
+# -- a margin said in a sentence that names no baseline ---------------------------------
+def test_a_margin_without_a_baseline_is_over_the_one_baseline_named_before(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "KelpNet runs faster than DriftNet on long horizons. "
+                        "On TideSet, our method gives a 9.2% improvement in recall.",
+                   ENTS, proposed=("KelpNet",))
+    assert ("KelpNet", "DriftNet", "9.2", "TideSet") in valued(doc)
+
+
+def test_a_margin_without_a_baseline_is_over_the_one_baseline_named_after(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "On TideSet it shows a 4.1% gain in recall. "
+                        "Overall, KelpNet outperforms DriftNet at a lower cost.",
+                   ENTS, proposed=("KelpNet",))
+    assert ("KelpNet", "DriftNet", "4.1", "TideSet") in valued(doc)
+
+
+def test_a_margin_without_a_baseline_is_left_out_where_several_are_compared(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "KelpNet outperforms DriftNet and is faster than SwellNet. "
+                        "On TideSet, our method gives a 9.2% improvement in recall.",
+                   ENTS, proposed=("KelpNet",))
+    assert not any(v == "9.2" for _, _, v, _ in valued(doc))
+
+
+def test_another_methods_margin_is_not_carried_to_the_proposals_baseline(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "KelpNet outperforms DriftNet on ReefSet. "
+                        "Earlier, SwellNet had shown a 3.5% gain on TideSet.",
+                   ENTS, proposed=("KelpNet",))
+    assert not any(v == "3.5" for _, _, v, _ in valued(doc))
+
+
+def test_a_score_reached_is_not_a_margin(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "KelpNet outperforms DriftNet on ReefSet. "
+                        "On TideSet, KelpNet reaches 71.3% accuracy.",
+                   {**ENTS, "accuracy": "Metric"}, proposed=("KelpNet",))
+    assert not any(v == "71.3" for _, _, v, _ in valued(doc))
