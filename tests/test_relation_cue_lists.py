@@ -129,6 +129,8 @@ REGEX_LISTS: dict[str, Case] = {
                                lambda rels, x: not improves(rels)),
     "definite_not_before": (lambda x: PROPOSAL + f"On CIFAR-10 the optimizer {x} outperforms BarNet.",
                             lambda rels, x: not improves(rels)),
+    # Right after a sentence that names the proposal, these stand for it.
+    "carried_reference": (lambda x: PROPOSAL + f"{cap(x)} outperform BarNet on CIFAR-10.", quill_beats_barnet),
     "not_before_subject_it": (lambda x: PROPOSAL + f"Studies {x} it outperform BarNet on CIFAR-10.",
                               lambda rels, x: not improves(rels)),
     # Nothing is proposed by name: "our FooNet" makes FooNet the paper's own, and "it" stands for it.

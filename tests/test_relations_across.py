@@ -54,3 +54,32 @@ def test_a_score_reached_is_not_a_margin(nlp):
                         "On TideSet, KelpNet reaches 71.3% accuracy.",
                    {**ENTS, "accuracy": "Metric"}, proposed=("KelpNet",))
     assert not any(v == "71.3" for _, _, v, _ in valued(doc))
+
+
+# -- "they" right after a sentence about the proposal --------------------------------------
+def beaten(doc) -> set[tuple]:
+    return {(r["s"], r["o"]) for r in rels(doc, "improvesOver")}
+
+
+def test_they_after_a_sentence_that_names_the_proposal_is_the_proposal(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "KelpNet models tides with a learned kernel. "
+                        "They also run faster than DriftNet on TideSet.",
+                   ENTS, proposed=("KelpNet",))
+    assert ("KelpNet", "DriftNet") in beaten(doc)
+
+
+def test_they_after_a_sentence_about_other_methods_is_not_the_proposal(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "Samplers such as SwellNet need long warm-up phases. "
+                        "They are also slower than DriftNet on TideSet.",
+                   ENTS, proposed=("KelpNet",))
+    assert ("KelpNet", "DriftNet") not in beaten(doc)
+
+
+def test_a_method_named_after_they_is_the_subject(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "KelpNet models tides with a learned kernel. "
+                        "In their tests they saw SwellNet outperform DriftNet on TideSet.",
+                   ENTS, proposed=("KelpNet",))
+    assert beaten(doc) == {("SwellNet", "DriftNet")}

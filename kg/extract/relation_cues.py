@@ -141,6 +141,7 @@ class Cues:
     instrument: re.Pattern  # "by using ", "applying the ": right before the method "we" use
     self_reference: Cue  # "our method", "the proposed approach", "we"
     it_reference: Cue  # "it" as a subject
+    carried_reference: Cue  # "they": the proposal the sentence before named
     definite_reference: Cue  # "the optimizer", "the detector": the paper's method named by its kind
     determiner_before: re.Pattern  # "the ", "this " right before a name: "the transformer model"
     method_noun_after: re.Pattern  # " model", " architecture" right after a name
@@ -317,6 +318,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         evaluation=_cue(rf"\b{_alt(data['evaluation'])}", data["evaluation"]),
         self_reference=_cue(rf"\b{_alt(self_pieces)}", self_pieces),
         it_reference=_cue(rf"\b{_alt(it_pieces)}", it_pieces),
+        carried_reference=_cue(rf"\b{_alt(data['carried_reference'])}\b", data["carried_reference"]),
         definite_reference=_cue(
             rf"\b{_alt(definite)}\s+(?!{_alt(data['baseline_modifiers'] + data['definite_not_modifiers'])}\b)"
             rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!{_alt(data['definite_not_before'])}\b)",

@@ -80,6 +80,7 @@ class RelationFinder:
         proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
         own_data_at = [(m.start, m.name) for m in ents if m.label == "Dataset" and m.proposed]
         unplaced: list[tuple[Sentence, dict]] = []  # margins said without a baseline (_unplaced_gains)
+        named_before = False  # whether the sentence before names a proposal (Sentence.follows_proposal)
         setting = None  # the dataset of the results reported so far (see results.result_setting)
         for bounds in _sentences(doc):
             first, end, char_start, char_end = bounds
@@ -94,6 +95,7 @@ class RelationFinder:
             before = [name for at, name in proposed_at if at < char_start]
             s = sentence_view(doc, bounds, text, [m for m in ents[lo:hi] if m.tok_end <= end], main, c, proposals, lower)
             s.last_proposal = before[-1] if before else None
+            s.follows_proposal = named_before
             s.own_datasets = tuple(dict.fromkeys(name for at, name in own_data_at if at < char_start))
             s.context_dataset, s.result_rules, s.numbers = setting, self.results, self.numbers
             s.address_cues = self.address_cues
@@ -105,6 +107,8 @@ class RelationFinder:
             _evaluations(s, comparisons, found)
             _addresses(s, found)
             setting = result_setting(s, _test_datasets(s), setting)
+            named_before = any(m.proposed and m.label == "Method" for m in s.mentions) \
+                or _written_proposal(s, s.text) is not None
         _place_gains(unplaced, found)  # after every sentence: the baseline may be named later
         _evaluations_of_results(found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
@@ -245,6 +249,11 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
         if others and s.cues.instrument.search(s.text, max(start, others[-1].start - 30), others[-1].start):
             return others[-1].name, 0.6  # "by using FooNet ..., we reach ...": what "we" use does it
         return None, 0.0  # "our method" with nothing proposed by name
+    if s.main and s.follows_proposal:
+        # "FooNet beats X. They also ...": the proposal the sentence before named, unless a method follows "they".
+        carried = s.cues.carried_reference.finditer(clause, s.places, start)
+        if carried and (not others or start + carried[-1].end() > others[-1].end):
+            return s.last_proposal or s.main, 0.7
     if others:
         own = _proposal_by_head(s, others[-1])
         return (own, 0.7) if own else (others[-1].name, 0.6)
