@@ -405,7 +405,8 @@ def _gerund_candidates(doc: Doc, v: list[Tok], lex: Lexicon, tc: TaskContexts) -
         g = k + 1
         if g < len(v) and lowers[g].endswith("ly") and texts[g].isalpha():
             g += 1  # "for automatically generating ..."
-        if g >= len(v) or not _is_gerund(texts[g]):
+        # A noun of tc.verb_nouns is such a verb though hyphenated ("for pre-training text encoders").
+        if g >= len(v) or not (_is_gerund(texts[g]) or lowers[g] in tc.verb_nouns and texts[g].islower()):
             continue
         low = lowers[g]
         if low in lex.name_stop_words or low in lex.eval_verbs:
