@@ -171,6 +171,8 @@ class KGStore:
             yield triple
 
     def close(self) -> None:
+        """Let go of the store. pyoxigraph has no close: RocksDB shuts when the
+        last reference goes, so whatever else held `db` must have let go too."""
         del self.db
 
 
@@ -238,10 +240,17 @@ class BackgroundLoad:
     def close(self) -> None:
         """Wait until every quad added is in the store."""
         self._hand_over()
+        self._stop()
+        self._raise()
+
+    def _stop(self) -> None:
         if self._thread.is_alive():
             self._queue.put(None)
             self._thread.join()
-        self._raise()
+        # pyoxigraph closes a store when its last reference goes: holding one
+        # here would keep RocksDB compacting in the staged folder while the
+        # build syncs and commits it.
+        self.db = None
 
     def _raise(self) -> None:
         if self._error is not None:
@@ -256,7 +265,5 @@ class BackgroundLoad:
         else:
             if self._fh is not None:
                 self._fh.close()
-            if self._thread.is_alive():
-                self._queue.put(None)  # the build failed: let the thread end, keep the caller's error
-                self._thread.join()
+            self._stop()  # the build failed: let the thread end, keep the caller's error
 
