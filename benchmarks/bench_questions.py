@@ -2,6 +2,7 @@
 
     python3 benchmarks/bench_questions.py --store /tmp/kg-100k        # a build folder made before
     python3 benchmarks/bench_questions.py --size 100000 --workers 2   # builds it first (~4 min and more)
+    python3 benchmarks/bench_questions.py --store /tmp/kg-100k --compare ../main   # and main's questions, taking turns
 
 With --size it builds a corpus of that many passages into
 /tmp/kg-bench-questions-SIZE (kept, and reused when run again): the passages
@@ -15,8 +16,13 @@ that a question fast only because its example names nothing here is seen.
 Latency is the median of --repeat runs (default 3), after one unmeasured run:
 - serve: GET /ask/NAME?PARAMS on a `kg serve` started on the store, answer read
   in full (binding the names in any case, the query, the JSON results, HTTP);
-- direct: the same binding and query on the store opened in this process,
-  every row read.
+- direct: the same binding and query on the store opened read-only in this
+  process (as the server's workers open it), every row read; also its CPU
+  time, steadier than the wall time on a shared machine.
+With --compare TREE the ready questions of that checkout are timed too, in
+the same run: a second `kg serve` runs TREE's kg, and each measured run asks
+TREE's question and then this checkout's (serve and direct), so the
+machine's noise hits both alike; the rows of the two are compared.
 The target (issue 19): every median <= 100 ms at 100k passages.
 """
 
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -102,31 +109,56 @@ def busiest_values(store) -> dict[str, dict[str, str]]:
 
 
 # -- timing --------------------------------------------------------------------------------
-def direct_ms(store, name: str, params: dict[str, str], repeat: int) -> tuple[float, int]:
-    from kg.sparql.ready import ready_question, store_spellings
+def tree_questions(tree: Path) -> dict:
+    """The ready questions of the checkout `tree`, read from its kg/queries."""
+    from kg.sparql.ready import parse_ready_question
 
-    times, rows = [], 0
+    return {f.stem: parse_ready_question(f.stem, f.read_text(encoding="utf-8"))
+            for f in sorted((tree / "kg" / "queries").glob("*.rq"))}
+
+
+def direct_ms(store, questions: list, params: dict[str, str], repeat: int) -> list[tuple[float, float, list]]:
+    """Median wall and CPU ms and the rows of each question (one per checkout), taking turns."""
+    from kg.sparql.ready import store_spellings
+
+    walls: list[list[float]] = [[] for _ in questions]
+    cpus: list[list[float]] = [[] for _ in questions]
     for i in range(repeat + WARMUP):
-        t0 = time.perf_counter()
-        text = ready_question(name).bind(params, store_spellings(store))
-        rows = sum(1 for _ in store.query(text, use_default_graph_as_union=True))
-        if i >= WARMUP:
-            times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), rows
+        for k, question in enumerate(questions):
+            t0, c0 = time.perf_counter(), time.process_time()
+            text = question.bind(params, store_spellings(store))
+            sum(1 for _ in store.query(text, use_default_graph_as_union=True))
+            if i >= WARMUP:
+                walls[k].append((time.perf_counter() - t0) * 1000)
+                cpus[k].append((time.process_time() - c0) * 1000)
+    # the rows themselves once more, untimed: reading every value costs more than the counting timed above
+    rows = [[tuple(row) for row in store.query(q.bind(params, store_spellings(store)),
+                                                  use_default_graph_as_union=True)]
+            if len(questions) > 1 else [] for q in questions]
+    return [(statistics.median(w), statistics.median(c), r) for w, c, r in zip(walls, cpus, rows)]
 
 
-def serve_ms(base: str, name: str, params: dict[str, str], repeat: int) -> tuple[float, int]:
-    url = f"{base}/ask/{name}?" + urllib.parse.urlencode(params)
-    times, rows = [], 0
+def serve_ms(bases: list[str], name: str, params: dict[str, str], repeat: int) -> list[tuple[float, object]]:
+    """Median ms and row count of GET /ask/NAME on each server, taking turns; NaN and the error if one fails."""
+    times: list[list[float]] = [[] for _ in bases]
+    rows: list[object] = [0 for _ in bases]
     for i in range(repeat + WARMUP):
-        req = urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})
-        t0 = time.perf_counter()
-        with urllib.request.urlopen(req, timeout=60) as r:
-            body = r.read()
-        if i >= WARMUP:
-            times.append((time.perf_counter() - t0) * 1000)
-        rows = len(json.loads(body)["results"]["bindings"])
-    return statistics.median(times), rows
+        for k, base in enumerate(bases):
+            if isinstance(rows[k], str):
+                continue
+            url = f"{base}/ask/{name}?" + urllib.parse.urlencode(params)
+            req = urllib.request.Request(url, headers={"Accept": "application/sparql-results+json"})
+            t0 = time.perf_counter()
+            try:
+                with urllib.request.urlopen(req, timeout=60) as r:
+                    body = r.read()
+            except OSError as err:  # e.g. 503 at the time limit
+                rows[k] = f"failed: {err}"
+                continue
+            if i >= WARMUP:
+                times[k].append((time.perf_counter() - t0) * 1000)
+            rows[k] = len(json.loads(body)["results"]["bindings"])
+    return [(float("nan") if isinstance(n, str) else statistics.median(t), n) for t, n in zip(times, rows)]
 
 
 def free_port() -> int:
@@ -135,10 +167,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(build: Path, timeout: float) -> tuple[subprocess.Popen, str]:
+def start_server(build: Path, timeout: float, tree: Path = ROOT) -> tuple[subprocess.Popen, str]:
+    """`kg serve` on `build`, running the kg of checkout `tree`."""
     port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")]))}
+    # cwd: `python -m` puts the current folder first on the path
     proc = subprocess.Popen([sys.executable, "-m", "kg", "serve", "--store", str(build), "--port", str(port),
-                             "--workers", "2", "--quiet", "--timeout", str(timeout)], cwd=ROOT)
+                             "--workers", "2", "--quiet", "--timeout", str(timeout)], cwd=tree, env=env)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while True:
@@ -160,6 +195,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs per question; the median is reported")
     ap.add_argument("--timeout", type=float, default=10.0, help="the server's time limit per query")
     ap.add_argument("--no-direct", action="store_true", help="time through kg serve only")
+    ap.add_argument("--compare", metavar="TREE", type=Path,
+                    help="also time the ready questions of this checkout, taking turns with this one's")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
 
@@ -173,32 +210,56 @@ def main() -> None:
     quads = len(store)
     papers = sum(1 for _ in store.named_graphs()) - 1
     busiest = busiest_values(store)
+    trees = [args.compare.resolve()] if args.compare else []
+    trees.append(ROOT)  # this checkout last, as in bench_build.py
+    questions = {tree: tree_questions(tree) for tree in trees}
     cases = []
     for name, q in ready_questions().items():
+        if not all(name in questions[tree] for tree in trees):
+            print(f"bench_questions: {name} is not in every checkout; left out", file=sys.stderr)
+            continue
         cases.append((name, "example", {}))
         if q.params and name in busiest:
             cases.append((name, "busiest", busiest[name]))
 
-    results = []
-    proc, base = start_server(build, args.timeout)
+    results = [{"question": name, "values": kind, "params": params} for name, kind, params in cases]
+    servers = [start_server(build, args.timeout, tree) for tree in trees]
     try:
-        for name, kind, params in cases:
-            try:
-                s_ms, s_rows = serve_ms(base, name, params, args.repeat)
-            except OSError as err:  # e.g. 503 at the time limit
-                s_ms, s_rows = float("nan"), f"failed: {err}"
-            results.append({"question": name, "values": kind, "params": params, "serve_ms": s_ms, "rows": s_rows})
+        for r in results:
+            for tree, (ms, rows) in zip(trees, serve_ms([base for _, base in servers], r["question"], r["params"],
+                                                        args.repeat)):
+                r[str(tree)] = {"serve_ms": ms, "rows": rows}
     finally:
-        proc.terminate()
-        proc.wait(30)
+        for proc, _ in servers:
+            proc.terminate()
+        for proc, _ in servers:
+            proc.wait(30)
     for r in results:
-        r["direct_ms"] = float("nan") if args.no_direct else direct_ms(store, r["question"], r["params"], args.repeat)[0]
+        if args.no_direct:
+            timed = [(float("nan"), float("nan"), None)] * len(trees)
+        else:
+            timed = direct_ms(store, [questions[tree][r["question"]] for tree in trees], r["params"], args.repeat)
+        for tree, (ms, cpu, rows) in zip(trees, timed):
+            r[str(tree)].update(direct_ms=ms, direct_cpu_ms=cpu)
+        if len(trees) > 1 and not args.no_direct:
+            r["same_rows"] = all(rows == timed[-1][2] for _, _, rows in timed)
+        r.update(r[str(ROOT)])  # this checkout's figures at the top level, as before --compare
 
-    print(f"store {store_path(build)}: {papers} paper graphs, {quads} quads; median of {args.repeat}")
-    print(f"{'question':22} {'values':8} {'rows':>6} {'serve ms':>9} {'direct ms':>10}  values")
+    print(f"store {store_path(build)}: {papers} paper graphs, {quads} quads; median of {args.repeat}; "
+          f"load {os.getloadavg()[0]:.1f}")
+    if len(trees) > 1:
+        print(f"each cell: {trees[0]} -> {ROOT} (taking turns); serve and direct wall ms, direct CPU ms")
+    print(f"{'question':22} {'values':8} {'rows':>6} {'serve ms':>11} {'direct ms':>11} {'CPU ms':>11}  values")
+
+    def cell(r: dict, key: str) -> str:
+        return " -> ".join(f"{r[str(tree)][key]:.0f}" for tree in trees)
+
     for r in results:
         flag = "" if r["serve_ms"] <= TARGET_MS else "  (> target)"
-        print(f"{r['question']:22} {r['values']:8} {r['rows']!s:>6} {r['serve_ms']:9.0f} {r['direct_ms']:10.0f}  "
+        if r.get("same_rows") is False:
+            flag += "  (rows differ)"
+        print(f"{r['question']:22} {r['values']:8} {r['rows']!s:>6} {cell(r, 'serve_ms'):>11} "
+              f"{cell(r, 'direct_ms'):>11} {cell(r, 'direct_cpu_ms'):>11}  "
               f"{json.dumps(r['params'], ensure_ascii=False)}{flag}")
     over = [r for r in results if not r["serve_ms"] <= TARGET_MS]  # a failed request counts as over
     worst = max((r["serve_ms"] for r in results if r["serve_ms"] == r["serve_ms"]), default=float("nan"))
@@ -206,7 +267,8 @@ def main() -> None:
           + (", ".join(f"{r['question']} ({r['values']})" for r in over) or "none"))
     if args.json:
         args.json.write_text(json.dumps({"store": str(build), "papers": papers, "quads": quads,
-                                         "repeat": args.repeat, "results": results}, indent=1))
+                                         "repeat": args.repeat, "trees": [str(t) for t in trees],
+                                         "results": results}, indent=1))
 
 
 if __name__ == "__main__":
