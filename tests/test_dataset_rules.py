@@ -127,3 +127,24 @@ def test_a_language_alone_before_a_dataset_word_is_no_dataset_name(nlp):
     found = entities(nlp, "We also release a comprehensive Cantonese benchmark for QuillNet.")
     assert not any(label == "Dataset" for _, label in found)
     assert ("Wombat Cantonese", "Dataset") in entities(nlp, "QuillNet is tested on the Wombat Cantonese corpus.")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Our entry to the ACL 2031 QuollRAG challenge ranked third.", "ACL 2031 QuollRAG challenge"),
+    ("We rerank passages from the Wombat 2030 Deep Search track with it.", "Wombat 2030 Deep Search track"),
+    ("Logs released for the Numbat Cup 2031 cover many queries.", "Numbat Cup 2031"),
+    ("Clips come from earlier Bilby Challenges and were rated by listeners.", "Bilby Challenges"),
+    ("It was ranked in the Possum 2030 Echo Challenge Task 2 by the organisers.", "Possum 2030 Echo Challenge Task 2"),
+])
+def test_an_evaluation_campaign_with_its_year_is_a_dataset(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "Scaling remains a core challenge for Quoll models.",
+    "On the SI challenge the error rate drops.",
+    "The Deep Search track is hard for retrievers.",
+])
+def test_an_event_word_without_year_or_capital_names_no_campaign(nlp, text):
+    found = entities(nlp, text)
+    assert not any(label == "Dataset" and name.lower().endswith(("challenge", "track")) for name, label in found), found

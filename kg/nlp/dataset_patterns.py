@@ -54,6 +54,46 @@ def _titled_cue_end(v: list[Tok], cue: Tok, lex: Lexicon) -> int:
     return end
 
 
+def event_names(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
+    """ "the SIGIR 2031 FooRAG challenge", "the Quoll 2030 Deep Wombat track",
+    "the Numbat Cup 2031", "previous Bilby Challenges": an evaluation
+    campaign names the data its entrants are scored on. The name runs back
+    from the event word over capitalised words (a venue's too) and years, and
+    keeps the event word; it needs a year, or a capitalised event word. After
+    a capitalised one a year and a numbered task or track go on ("Challenge
+    2031 Task 2")."""
+    shapes = lex.patterns
+    out = []
+    for i in cues:
+        cue = v[i]
+        if cue.is_sent_start:
+            continue
+        k = i - 1
+        words = years = 0
+        while k >= cue.sent_start and i - k <= 6:
+            t = v[k].text
+            if shapes.year.match(t):
+                years += 1
+            elif t[:1].isupper() and t.replace("-", "").isalnum() \
+                    and not (v[k].is_sent_start and v[k].lower_ in lex.name_stop_words):
+                words += 1  # "Deep" is a name's word here, though a common one elsewhere
+            else:
+                break
+            k -= 1
+        titled = cue.text[:1].isupper()
+        if not words or not (years or titled):
+            continue
+        end = i + 1
+        if titled:
+            if end < cue.sent_end and shapes.year.match(v[end].text):
+                end += 1
+            if end + 1 < cue.sent_end and v[end].text in ("Task", "Track") \
+                    and shapes.version_number.match(v[end + 1].text):
+                end += 2
+        out.append(Candidate(k + 1, end, "Dataset", "cue"))
+    return out
+
+
 def _name_before_topic(v: list[Tok], cue: Tok, lex: Lexicon) -> list[Candidate]:
     """ "the FOO weak supervision benchmark": a name, up to three lower-case
     words saying what it holds, then the cue word; not after "a"/"an"."""
