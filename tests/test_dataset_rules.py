@@ -148,3 +148,16 @@ def test_an_evaluation_campaign_with_its_year_is_a_dataset(nlp, text, name):
 def test_an_event_word_without_year_or_capital_names_no_campaign(nlp, text):
     found = entities(nlp, text)
     assert not any(label == "Dataset" and name.lower().endswith(("challenge", "track")) for name, label in found), found
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We rank passages of TREC Wombat and report recall.", "TREC Wombat"),
+    ("Scores on TREC QUOLL improve by two points.", "TREC QUOLL"),
+])
+def test_a_known_dataset_with_a_capitalised_part_is_one_dataset(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)
+
+
+def test_a_known_dataset_before_a_known_method_stays_apart(nlp):
+    found = entities(nlp, "On ImageNet ResNet-50 reaches 76% top-1 accuracy.")
+    assert ("ImageNet", "Dataset") in found and ("ResNet-50", "Method") in found, found

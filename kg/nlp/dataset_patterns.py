@@ -94,6 +94,32 @@ def event_names(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
     return out
 
 
+def named_parts(v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Candidate]:
+    """ "TREC Genomics", "TREC CAR", "FooEval Hard": a known dataset right
+    before a capitalised word or a name (not one the rules know as something
+    else) names a part of it, and the whole is the dataset the text means."""
+    known = [c for c in found if c.label == "Dataset" and c.source in ("gazetteer", "variant")]
+    if not known:
+        return []
+    taken = {k for c in found if c.source in ("gazetteer", "variant", "abbreviation") for k in range(c.start, c.end)}
+    out = []
+    for c in known:
+        end = c.end
+        sent_end = v[c.start].sent_end
+        while end < sent_end and end - c.end < 2 and end not in taken and _part_word(v[end], lex):
+            end += 1
+        if end > c.end:
+            out.append(Candidate(c.start, end, "Dataset", "cue"))
+    return out
+
+
+def _part_word(tok: Tok, lex: Lexicon) -> bool:
+    t = tok.text
+    if is_name_like(tok, lex):
+        return True
+    return t[:1].isupper() and t.isalpha() and t not in lex.not_names and tok.lower_ not in lex.name_stop_words
+
+
 def _name_before_topic(v: list[Tok], cue: Tok, lex: Lexicon) -> list[Candidate]:
     """ "the FOO weak supervision benchmark": a name, up to three lower-case
     words saying what it holds, then the cue word; not after "a"/"an"."""

@@ -24,7 +24,7 @@ from spacy.tokens import Doc
 
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.dataset_patterns import (coordinated_types, dataset_cue_candidates, evaluated_on, event_names,
-                                     joined_list_items, listed_datasets, names_after_cues)
+                                     joined_list_items, listed_datasets, named_parts, names_after_cues)
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.method_patterns import listed_methods, methods_after_cues, names_of_tasks
 from kg.nlp.name_shapes import is_name_like, name_like_text
@@ -785,6 +785,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += dataset_cue_candidates(v, lex, at.dataset_cue)
     found += names_after_cues(v, lex, at.dataset_list)
     found += event_names(v, lex, positions(view_columns(doc).lowers, lex.patterns.event_words))
+    found += named_parts(v, lex, found)
     found += _name_candidates(doc, v, lex)
     found += evaluated_on(v, lex, found)
     coordinated_types(v, found, lex)
