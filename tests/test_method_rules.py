@@ -88,3 +88,18 @@ def test_names_of_other_shapes_listed_after_a_word_for_methods(nlp, text, name):
 
 def test_a_hyphenated_word_in_lower_case_after_a_capital_is_no_listed_name(nlp):
     assert ("Round-to-kite", "Method") not in entities(nlp, "We improve prior methods such as Round-to-kite and QuillQ.")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We use Llama 3.3 70B Instruct as the scorer of answers.", "Llama 3.3 70B Instruct"),
+    ("The judge is Mistral 7B in every run.", "Mistral 7B"),
+    ("Our students beat QuollJEPA 2 encoders on video probes.", "QuollJEPA 2"),
+    ("It is distilled from WombatLM 2.5 Chat, a chat model.", "WombatLM 2.5 Chat"),
+])
+def test_a_model_version_size_and_variant_belong_to_its_name(nlp, text, name):
+    assert (name, "Method") in entities(nlp, text)
+
+
+def test_a_count_after_a_name_is_no_version(nlp):
+    found = entities(nlp, "QuollNet runs 2 times faster than BERT 3 times over.")
+    assert ("QuollNet", "Method") in found and ("BERT", "Method") in found, found

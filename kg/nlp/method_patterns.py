@@ -89,6 +89,34 @@ def methods_after_cues(v: list[Tok], found: list[Candidate], lex: Lexicon, cues:
     return out
 
 
+def versioned_methods(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
+    """ "Llama 3.3 70B Instruct", "FooLM-2 7B", "BarJEPA 2 encoders": a
+    model's version, size and variant word after its name are part of the
+    name. A version with no point and no size after it counts only before
+    punctuation, a list word or a method's head ("FooNet 2 times faster"
+    is no version)."""
+    shapes = lex.patterns
+    out = []
+    for c in found:
+        if c.label != "Method" or c.source not in _RETYPED_SOURCES:
+            continue
+        end = c.end
+        sent_end = v[c.start].sent_end
+        if end < sent_end and shapes.version_number.match(v[end].text) and not v[end].text.startswith("0"):
+            nxt = v[end + 1] if end + 1 < sent_end else None
+            if "." in v[end].text or nxt is None or nxt.is_punct or nxt.text in shapes.list_separators \
+                    or shapes.model_size.match(nxt.text) or nxt.lower_ in lex.method_heads:
+                end += 1
+        if end < sent_end and shapes.model_size.match(v[end].text):
+            end += 1
+        if end > c.end and end < sent_end and v[end].text in shapes.model_variant_words:
+            end += 1
+        if end > c.end:
+            source = "variant" if c.source in ("gazetteer", "variant") else "name"
+            out.append(Candidate(c.start, end, "Method", source))
+    return out
+
+
 def names_of_tasks(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """ "sequence-to-sequence tasks", "SDF problems": a method's name before
     "task(s)" or "problem(s)" names the task; such candidates are retyped."""

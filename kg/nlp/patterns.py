@@ -26,7 +26,7 @@ from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.dataset_patterns import (coordinated_types, dataset_cue_candidates, evaluated_on, event_names,
                                      joined_list_items, listed_datasets, named_parts, names_after_cues)
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.method_patterns import listed_methods, methods_after_cues, names_of_tasks
+from kg.nlp.method_patterns import listed_methods, methods_after_cues, names_of_tasks, versioned_methods
 from kg.nlp.name_shapes import is_name_like, name_like_text
 from kg.nlp.task_contexts import TaskContexts, ends_with, names_work, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
@@ -790,6 +790,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += evaluated_on(v, lex, found)
     coordinated_types(v, found, lex)
     names_of_tasks(v, found, lex)
+    found += versioned_methods(v, found, lex)
     found += listed_methods(v, found, lex)
     found += methods_after_cues(v, found, lex, positions(view_columns(doc)[1], lex.method_list_cues))
     found += listed_datasets(v, found, lex)
