@@ -103,3 +103,16 @@ def test_a_model_version_size_and_variant_belong_to_its_name(nlp, text, name):
 def test_a_count_after_a_name_is_no_version(nlp):
     found = entities(nlp, "QuollNet runs 2 times faster than BERT 3 times over.")
     assert ("QuollNet", "Method") in found and ("BERT", "Method") in found, found
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Training ran on a WOMBAT Lambda cluster of many nodes.", "WOMBAT"),
+    ("We study a toy model, the perturbed Block QMDP, in depth.", "QMDP"),
+    ("Scores on NUMBAT Feb 2031 problems are reported.", "NUMBAT"),
+])
+def test_a_name_beside_a_plain_capitalised_word_is_part_of_a_longer_name(nlp, text, word):
+    assert (word, "Method") not in entities(nlp, text)
+
+
+def test_a_name_alone_is_still_a_method(nlp):
+    assert ("WOMBAT", "Method") in entities(nlp, "Training with WOMBAT takes a day. Lambda calculus is older.")

@@ -706,6 +706,21 @@ def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     return out
 
 
+def _drop_name_parts(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
+    """ "an AWS Lambda cluster", "the perturbed Block MDP", "HMMT Feb 2024":
+    a name-shaped word right beside a plain capitalised word is part of a
+    longer proper name the rules cannot delimit, not a method of its own."""
+    def plain_capital(k: int) -> bool:
+        if not 0 <= k < len(v) or v[k].is_sent_start:
+            return False
+        t = v[k].text
+        return t[:1].isupper() and t[1:].islower() and t.isalpha() and t not in lex.not_names \
+            and t.lower() not in lex.name_stop_words
+    found[:] = [c for c in found if c.source != "name" or c.end - c.start != 1
+                or not (plain_capital(c.start - 1) and v[c.start - 1].sent_start == v[c.start].sent_start
+                        or plain_capital(c.end) and v[c.end].sent_start == v[c.start].sent_start)]
+
+
 def _versioned_start(v: list[Tok], i: int, lex: Lexicon) -> int:
     """Where a name that ends in token `i` begins: at the capitalised word
     before a version ("Swin V2", "Kite V3"), which names what the version is
@@ -787,6 +802,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += event_names(v, lex, positions(view_columns(doc).lowers, lex.patterns.event_words))
     found += named_parts(v, lex, found)
     found += _name_candidates(doc, v, lex)
+    _drop_name_parts(v, found, lex)
     found += evaluated_on(v, lex, found)
     coordinated_types(v, found, lex)
     names_of_tasks(v, found, lex)
