@@ -14,6 +14,7 @@ from entity_helpers import entities
     "QuollNet-pretrained and ReLU-activated encoders differ; XAI-methods disagree.",  # hyphenated adjectives
     "Progress towards AGI needs XAI tools.",  # fields, not methods
     "A 5D radiance field and 7-Dimensional features are fitted.",  # counts of dimensions
+    "The [QUOLL] symbol and the final <WOMBAT> token are masked.",  # special tokens
 ])
 def test_not_method_names(nlp, text):
     assert not any(label in ("Method", "Dataset") for _, label in entities(nlp, text))

@@ -709,7 +709,8 @@ def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
 def _drop_name_parts(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """ "an AWS Lambda cluster", "the perturbed Block MDP", "HMMT Feb 2024":
     a name-shaped word right beside a plain capitalised word is part of a
-    longer proper name the rules cannot delimit, not a method of its own."""
+    longer proper name the rules cannot delimit, not a method of its own;
+    nor is a special token in brackets ("[MASK]")."""
     def plain_capital(k: int) -> bool:
         if not 0 <= k < len(v) or v[k].is_sent_start:
             return False
@@ -718,7 +719,14 @@ def _drop_name_parts(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None
             and t.lower() not in lex.name_stop_words
     found[:] = [c for c in found if c.source != "name" or c.end - c.start != 1
                 or not (plain_capital(c.start - 1) and v[c.start - 1].sent_start == v[c.start].sent_start
-                        or plain_capital(c.end) and v[c.end].sent_start == v[c.start].sent_start)]
+                        or plain_capital(c.end) and v[c.end].sent_start == v[c.start].sent_start
+                        or _special_token(v, c.start))]
+
+
+def _special_token(v: list[Tok], i: int) -> bool:
+    """ "the [MASK] symbol", "the last <EOS> token": a word in square or
+    angle brackets is a model's special token, no method."""
+    return 0 < i < len(v) - 1 and (v[i - 1].text, v[i + 1].text) in (("[", "]"), ("<", ">"))
 
 
 def _versioned_start(v: list[Tok], i: int, lex: Lexicon) -> int:
