@@ -93,7 +93,7 @@ def test_a_hyphenated_word_in_lower_case_after_a_capital_is_no_listed_name(nlp):
 
 
 @pytest.mark.parametrize("text, name", [
-    ("We use Llama 3.3 70B Instruct as the scorer of answers.", "Llama 3.3 70B Instruct"),
+    ("Answers are scored by QuollLM 3.3 70B Instruct in every trial.", "QuollLM 3.3 70B Instruct"),
     ("The judge is Mistral 7B in every run.", "Mistral 7B"),
     ("Our students beat QuollJEPA 2 encoders on video probes.", "QuollJEPA 2"),
     ("It is distilled from WombatLM 2.5 Chat, a chat model.", "WombatLM 2.5 Chat"),
