@@ -161,3 +161,8 @@ def test_a_known_dataset_with_a_capitalised_part_is_one_dataset(nlp, text, name)
 def test_a_known_dataset_before_a_known_method_stays_apart(nlp):
     found = entities(nlp, "On ImageNet ResNet-50 reaches 76% top-1 accuracy.")
     assert ("ImageNet", "Dataset") in found and ("ResNet-50", "Method") in found, found
+
+
+def test_a_list_carries_a_known_dataset_type_past_glosses_in_brackets(nlp):
+    found = entities(nlp, "We compare three modalities: QUOLLSET (eyes), HAM10000 (skin), and WOMBATSET (maps).")
+    assert {("QUOLLSET", "Dataset"), ("HAM10000", "Dataset"), ("WOMBATSET", "Dataset")} <= found, found

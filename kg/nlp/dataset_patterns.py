@@ -8,7 +8,7 @@ from __future__ import annotations
 from kg.nlp.candidates import Candidate
 from kg.nlp.lexicon import Lexicon
 from kg.nlp.name_shapes import is_name_like
-from kg.nlp.tokens import Tok, phrase_at
+from kg.nlp.tokens import Tok, past_gloss, phrase_at
 
 
 def dataset_cue_candidates(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
@@ -240,7 +240,8 @@ def evaluated_on(v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Can
 
 def coordinated_types(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """A name in a list with known datasets is a dataset too: "on CIFAR-10,
-    SVHN and Foo-7" (same for methods); so is the next name along the list
+    SVHN and Foo-7" (same for methods), past a gloss in brackets ("FOO
+    (radiology), HAM10000 (skin)"); so is the next name along the list
     ("GLUE, FOO, BAR and BAZ")."""
     conj = lex.patterns.list_separators
     known = {}
@@ -254,11 +255,12 @@ def coordinated_types(v: list[Tok], found: list[Candidate], lex: Lexicon) -> Non
         changed = False
         for start, c in list(pending.items()):
             for step in (-1, 1):
-                k = start + step
+                k = past_gloss(v, start + step, step)  # "FooSet (radiology), BarSet"
                 if not (0 <= k < len(v)) or v[k].text not in conj:
                     continue
                 while 0 <= k < len(v) and v[k].text in conj:
                     k += step
+                k = past_gloss(v, k, step)
                 if k in known:
                     c.label = known[start] = known[k]
                     del pending[start]

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from kg.nlp.candidates import Candidate
 from kg.nlp.lexicon import Lexicon
-from kg.nlp.tokens import Tok, phrase_at
+from kg.nlp.tokens import Tok, past_gloss, phrase_at
 
 # A listed item is at most this many words.
 _MAX_ITEM = 4
@@ -31,8 +31,8 @@ def listed_methods(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[C
     conj = lex.patterns.list_separators
     # Only a known name with a list separator beside it (past a bracketed gloss) can be in a list.
     listed = [c for c in found if c.label == "Method" and c.source in _KNOWN_SOURCES
-              and (_separator_at(v, _past_gloss(v, c.end, 1), conj)
-                   or _separator_at(v, _past_gloss(v, c.start - 1, -1), conj))]
+              and (_separator_at(v, past_gloss(v, c.end, 1), conj)
+                   or _separator_at(v, past_gloss(v, c.start - 1, -1), conj))]
     if not listed:
         return []
     spans = _spans(found)
@@ -157,7 +157,7 @@ def _items(v: list[Tok], k: int, step: int, conj: frozenset[str], spans: dict[in
     k, with no separator before it."""
     out = []
     n = len(v)
-    k = _past_gloss(v, k, step)
+    k = past_gloss(v, k, step)
     while 0 <= k < n:
         joined = comma = False
         if not bare:
@@ -191,21 +191,8 @@ def _items(v: list[Tok], k: int, step: int, conj: frozenset[str], spans: dict[in
         out.append(_Item(start, end, joined, comma, known))
         if step == -1 and start == first:
             break
-        k = _past_gloss(v, j, step)
+        k = past_gloss(v, j, step)
     return out
-
-
-def _past_gloss(v: list[Tok], k: int, step: int) -> int:
-    """The token past a short bracketed gloss at k ("sparse autoencoders (SAEs), ..."), or k."""
-    opening, closing = ("(", ")") if step == 1 else (")", "(")
-    if not 0 <= k < len(v) or v[k].text != opening:
-        return k
-    for m in range(k + step, k + step * 6, step):
-        if not 0 <= m < len(v) or v[m].is_sent_start:
-            break
-        if v[m].text == closing:
-            return m + step
-    return k
 
 
 def _bounded(v: list[Tok], k: int, conj: frozenset[str], lex: Lexicon, step: int, last_item: bool = False) -> bool:
