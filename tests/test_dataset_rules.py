@@ -166,3 +166,8 @@ def test_a_known_dataset_before_a_known_method_stays_apart(nlp):
 def test_a_list_carries_a_known_dataset_type_past_glosses_in_brackets(nlp):
     found = entities(nlp, "We compare three modalities: QUOLLSET (eyes), HAM10000 (skin), and WOMBATSET (maps).")
     assert {("QUOLLSET", "Dataset"), ("HAM10000", "Dataset"), ("WOMBATSET", "Dataset")} <= found, found
+
+
+def test_a_capitalised_common_word_inside_a_listed_dataset_name_is_part_of_it(nlp):
+    found = entities(nlp, "Preference datasets such as Open Quokka, HH-RLHF, and HelpWombat are small.")
+    assert ("Open Quokka", "Dataset") in found, found

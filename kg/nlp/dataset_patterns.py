@@ -201,8 +201,11 @@ def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
     # "Foo 2", "Foo Part II": a number after a capitalised word of the name.
     if (t in lex.patterns.roman_numerals or lex.patterns.version_number.match(t)) and tok.i > 0:
         return _dataset_word_prev(tok, v, lex)
-    if t in lex.not_names or t.lower() in lex.name_stop_words:
+    if t in lex.not_names:
         return False
+    if t.lower() in lex.name_stop_words:
+        # "Open Quokka", "New Wombat Times": a common word capitalised inside the sentence is a name's.
+        return t[:1].isupper() and t[1:].islower() and t.isalpha() and not tok.is_sent_start
     # "babyLM", "nuScenes": a capital inside a word in lower case is a name where a dataset word says so.
     if t[:1].islower() and any(c.isupper() for c in t[1:]) and t.replace("-", "").isalnum():
         return True
