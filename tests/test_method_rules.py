@@ -118,3 +118,8 @@ def test_a_name_beside_a_plain_capitalised_word_is_part_of_a_longer_name(nlp, te
 
 def test_a_name_alone_is_still_a_method(nlp):
     assert ("WOMBAT", "Method") in entities(nlp, "Training with WOMBAT takes a day. Lambda calculus is older.")
+
+
+def test_a_title_case_run_listed_with_known_methods_is_a_method(nlp):
+    found = entities(nlp, "We study several maps, including Metric Quokka Scaling, IsoMap, and UMAP.")
+    assert ("Metric Quokka Scaling", "Method") in found, found

@@ -183,6 +183,9 @@ def _items(v: list[Tok], k: int, step: int, conj: frozenset[str], spans: dict[in
                 if not _capital_word(v[k], lex):
                     break
                 j = k + step  # "SparseGPT and Wanda": one capitalised word
+                # "Metric Multidimensional Scaling, IsoMap": or a run of them
+                while first <= j <= last and abs(j - k) < _MAX_ITEM and j not in spans and _capital_word(v[j], lex):
+                    j += step
             start, end = (k, j) if step == 1 else (j + 1, k + 1)
         # The item must end at the list's next separator or punctuation (start there, going left);
         # the last item, after "and"/"or", may end where the sentence goes on ("A or B can ...").
