@@ -127,3 +127,47 @@ def test_a_language_alone_before_a_dataset_word_is_no_dataset_name(nlp):
     found = entities(nlp, "We also release a comprehensive Cantonese benchmark for QuillNet.")
     assert not any(label == "Dataset" for _, label in found)
     assert ("Wombat Cantonese", "Dataset") in entities(nlp, "QuillNet is tested on the Wombat Cantonese corpus.")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Our entry to the ACL 2031 QuollRAG challenge ranked third.", "ACL 2031 QuollRAG challenge"),
+    ("We rerank passages from the Wombat 2030 Deep Search track with it.", "Wombat 2030 Deep Search track"),
+    ("Logs released for the Numbat Cup 2031 cover many queries.", "Numbat Cup 2031"),
+    ("Clips come from earlier Bilby Challenges and were rated by listeners.", "Bilby Challenges"),
+    ("It was ranked in the Possum 2030 Echo Challenge Task 2 by the organisers.", "Possum 2030 Echo Challenge Task 2"),
+])
+def test_an_evaluation_campaign_with_its_year_is_a_dataset(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "Scaling remains a core challenge for Quoll models.",
+    "On the SI challenge the error rate drops.",
+    "The Deep Search track is hard for retrievers.",
+])
+def test_an_event_word_without_year_or_capital_names_no_campaign(nlp, text):
+    found = entities(nlp, text)
+    assert not any(label == "Dataset" and name.lower().endswith(("challenge", "track")) for name, label in found), found
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We rank passages of TREC Wombat and report recall.", "TREC Wombat"),
+    ("Scores on TREC QUOLL improve by two points.", "TREC QUOLL"),
+])
+def test_a_known_dataset_with_a_capitalised_part_is_one_dataset(nlp, text, name):
+    assert (name, "Dataset") in entities(nlp, text)
+
+
+def test_a_known_dataset_before_a_known_method_stays_apart(nlp):
+    found = entities(nlp, "On ImageNet ResNet-50 reaches 76% top-1 accuracy.")
+    assert ("ImageNet", "Dataset") in found and ("ResNet-50", "Method") in found, found
+
+
+def test_a_list_carries_a_known_dataset_type_past_glosses_in_brackets(nlp):
+    found = entities(nlp, "We compare three modalities: QUOLLSET (eyes), HAM10000 (skin), and WOMBATSET (maps).")
+    assert {("QUOLLSET", "Dataset"), ("HAM10000", "Dataset"), ("WOMBATSET", "Dataset")} <= found, found
+
+
+def test_a_capitalised_common_word_inside_a_listed_dataset_name_is_part_of_it(nlp):
+    found = entities(nlp, "Preference datasets such as Open Quokka, HH-RLHF, and HelpWombat are small.")
+    assert ("Open Quokka", "Dataset") in found, found

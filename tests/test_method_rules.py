@@ -13,6 +13,8 @@ from entity_helpers import entities
     "It beats non-BERT rankers on short queries.",  # negated name
     "QuollNet-pretrained and ReLU-activated encoders differ; XAI-methods disagree.",  # hyphenated adjectives
     "Progress towards AGI needs XAI tools.",  # fields, not methods
+    "A 5D radiance field and 7-Dimensional features are fitted.",  # counts of dimensions
+    "The [QUOLL] symbol and the final <WOMBAT> token are masked.",  # special tokens
 ])
 def test_not_method_names(nlp, text):
     assert not any(label in ("Method", "Dataset") for _, label in entities(nlp, text))
@@ -88,3 +90,36 @@ def test_names_of_other_shapes_listed_after_a_word_for_methods(nlp, text, name):
 
 def test_a_hyphenated_word_in_lower_case_after_a_capital_is_no_listed_name(nlp):
     assert ("Round-to-kite", "Method") not in entities(nlp, "We improve prior methods such as Round-to-kite and QuillQ.")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Answers are scored by QuollLM 3.3 70B Instruct in every trial.", "QuollLM 3.3 70B Instruct"),
+    ("The judge is Mistral 7B in every run.", "Mistral 7B"),
+    ("Our students beat QuollJEPA 2 encoders on video probes.", "QuollJEPA 2"),
+    ("It is distilled from WombatLM 2.5 Chat, a chat model.", "WombatLM 2.5 Chat"),
+])
+def test_a_model_version_size_and_variant_belong_to_its_name(nlp, text, name):
+    assert (name, "Method") in entities(nlp, text)
+
+
+def test_a_count_after_a_name_is_no_version(nlp):
+    found = entities(nlp, "QuollNet runs 2 times faster than BERT 3 times over.")
+    assert ("QuollNet", "Method") in found and ("BERT", "Method") in found, found
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Training ran on a WOMBAT Lambda cluster of many nodes.", "WOMBAT"),
+    ("We study a toy model, the perturbed Block QMDP, in depth.", "QMDP"),
+    ("Scores on NUMBAT Feb 2031 problems are reported.", "NUMBAT"),
+])
+def test_a_name_beside_a_plain_capitalised_word_is_part_of_a_longer_name(nlp, text, word):
+    assert (word, "Method") not in entities(nlp, text)
+
+
+def test_a_name_alone_is_still_a_method(nlp):
+    assert ("WOMBAT", "Method") in entities(nlp, "Training with WOMBAT takes a day. Lambda calculus is older.")
+
+
+def test_a_title_case_run_listed_with_known_methods_is_a_method(nlp):
+    found = entities(nlp, "We study several maps, including Metric Quokka Scaling, IsoMap, and UMAP.")
+    assert ("Metric Quokka Scaling", "Method") in found, found

@@ -8,7 +8,7 @@ from __future__ import annotations
 from kg.nlp.candidates import Candidate
 from kg.nlp.lexicon import Lexicon
 from kg.nlp.name_shapes import is_name_like
-from kg.nlp.tokens import Tok, phrase_at
+from kg.nlp.tokens import Tok, past_gloss, phrase_at
 
 
 def dataset_cue_candidates(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
@@ -52,6 +52,72 @@ def _titled_cue_end(v: list[Tok], cue: Tok, lex: Lexicon) -> int:
     if end < cue.sent_end and lex.patterns.version_number.match(v[end].text):
         end += 1
     return end
+
+
+def event_names(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
+    """ "the SIGIR 2031 FooRAG challenge", "the Quoll 2030 Deep Wombat track",
+    "the Numbat Cup 2031", "previous Bilby Challenges": an evaluation
+    campaign names the data its entrants are scored on. The name runs back
+    from the event word over capitalised words (a venue's too) and years, and
+    keeps the event word; it needs a year, or a capitalised event word. After
+    a capitalised one a year and a numbered task or track go on ("Challenge
+    2031 Task 2")."""
+    shapes = lex.patterns
+    out = []
+    for i in cues:
+        cue = v[i]
+        if cue.is_sent_start:
+            continue
+        k = i - 1
+        words = years = 0
+        while k >= cue.sent_start and i - k <= 6:
+            t = v[k].text
+            if shapes.year.match(t):
+                years += 1
+            elif t[:1].isupper() and t.replace("-", "").isalnum() \
+                    and not (v[k].is_sent_start and v[k].lower_ in lex.name_stop_words):
+                words += 1  # "Deep" is a name's word here, though a common one elsewhere
+            else:
+                break
+            k -= 1
+        titled = cue.text[:1].isupper()
+        if not words or not (years or titled):
+            continue
+        end = i + 1
+        if titled:
+            if end < cue.sent_end and shapes.year.match(v[end].text):
+                end += 1
+            if end + 1 < cue.sent_end and v[end].text in ("Task", "Track") \
+                    and shapes.version_number.match(v[end + 1].text):
+                end += 2
+        out.append(Candidate(k + 1, end, "Dataset", "cue"))
+    return out
+
+
+def named_parts(v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Candidate]:
+    """ "TREC Genomics", "TREC CAR", "FooEval Hard": a known dataset right
+    before a capitalised word or a name (not one the rules know as something
+    else) names a part of it, and the whole is the dataset the text means."""
+    known = [c for c in found if c.label == "Dataset" and c.source in ("gazetteer", "variant")]
+    if not known:
+        return []
+    taken = {k for c in found if c.source in ("gazetteer", "variant", "abbreviation") for k in range(c.start, c.end)}
+    out = []
+    for c in known:
+        end = c.end
+        sent_end = v[c.start].sent_end
+        while end < sent_end and end - c.end < 2 and end not in taken and _part_word(v[end], lex):
+            end += 1
+        if end > c.end:
+            out.append(Candidate(c.start, end, "Dataset", "cue"))
+    return out
+
+
+def _part_word(tok: Tok, lex: Lexicon) -> bool:
+    t = tok.text
+    if is_name_like(tok, lex):
+        return True
+    return t[:1].isupper() and t.isalpha() and t not in lex.not_names and tok.lower_ not in lex.name_stop_words
 
 
 def _name_before_topic(v: list[Tok], cue: Tok, lex: Lexicon) -> list[Candidate]:
@@ -135,8 +201,11 @@ def _dataset_word(tok: Tok, v: list[Tok], lex: Lexicon) -> bool:
     # "Foo 2", "Foo Part II": a number after a capitalised word of the name.
     if (t in lex.patterns.roman_numerals or lex.patterns.version_number.match(t)) and tok.i > 0:
         return _dataset_word_prev(tok, v, lex)
-    if t in lex.not_names or t.lower() in lex.name_stop_words:
+    if t in lex.not_names:
         return False
+    if t.lower() in lex.name_stop_words:
+        # "Open Quokka", "New Wombat Times": a common word capitalised inside the sentence is a name's.
+        return t[:1].isupper() and t[1:].islower() and t.isalpha() and not tok.is_sent_start
     # "babyLM", "nuScenes": a capital inside a word in lower case is a name where a dataset word says so.
     if t[:1].islower() and any(c.isupper() for c in t[1:]) and t.replace("-", "").isalnum():
         return True
@@ -174,7 +243,8 @@ def evaluated_on(v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Can
 
 def coordinated_types(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """A name in a list with known datasets is a dataset too: "on CIFAR-10,
-    SVHN and Foo-7" (same for methods); so is the next name along the list
+    SVHN and Foo-7" (same for methods), past a gloss in brackets ("FOO
+    (radiology), HAM10000 (skin)"); so is the next name along the list
     ("GLUE, FOO, BAR and BAZ")."""
     conj = lex.patterns.list_separators
     known = {}
@@ -188,11 +258,12 @@ def coordinated_types(v: list[Tok], found: list[Candidate], lex: Lexicon) -> Non
         changed = False
         for start, c in list(pending.items()):
             for step in (-1, 1):
-                k = start + step
+                k = past_gloss(v, start + step, step)  # "FooSet (radiology), BarSet"
                 if not (0 <= k < len(v)) or v[k].text not in conj:
                     continue
                 while 0 <= k < len(v) and v[k].text in conj:
                     k += step
+                k = past_gloss(v, k, step)
                 if k in known:
                     c.label = known[start] = known[k]
                     del pending[start]

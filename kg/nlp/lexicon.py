@@ -25,6 +25,8 @@ class EntityPatterns:
     dataset_name_ending: re.Pattern  # at the end of a word
     metric_name_shape: re.Pattern  # a whole word
     hardware_name: re.Pattern  # a whole word
+    year: re.Pattern  # a whole word
+    model_size: re.Pattern  # a whole word
     roman_numerals: frozenset[str]
     list_separators: frozenset[str]
     allowed_participles: frozenset[str]
@@ -58,6 +60,8 @@ class EntityPatterns:
     setting_words: frozenset[str]
     long_form_skipped_words: frozenset[str]
     not_name_prefixes: tuple[str, ...]
+    event_words: frozenset[str]
+    model_variant_words: frozenset[str]
 
 
 def _any_of(pieces: list[str]) -> str:
@@ -76,6 +80,8 @@ def _entity_patterns(raw: dict) -> EntityPatterns:
             dataset_name_ending=re.compile(f"(?:{_any_of(raw['dataset_name_endings'])})$"),
             metric_name_shape=re.compile(f"^(?:{_any_of(raw['metric_name_shapes'])})$"),
             hardware_name=re.compile(f"^(?:{_any_of(raw['hardware_names'])})$"),
+            year=re.compile(f"^(?:{_any_of(raw['year'])})$"),
+            model_size=re.compile(f"^(?:{_any_of(raw['model_sizes'])})$"),
         )
     except re.error as err:
         raise rules.RulesError(f"entity_patterns: a piece is not a regular expression ({err})") from None

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from kg.nlp.candidates import Candidate
 from kg.nlp.lexicon import Lexicon
-from kg.nlp.tokens import Tok, phrase_at
+from kg.nlp.tokens import Tok, past_gloss, phrase_at
 
 # A listed item is at most this many words.
 _MAX_ITEM = 4
@@ -31,8 +31,8 @@ def listed_methods(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[C
     conj = lex.patterns.list_separators
     # Only a known name with a list separator beside it (past a bracketed gloss) can be in a list.
     listed = [c for c in found if c.label == "Method" and c.source in _KNOWN_SOURCES
-              and (_separator_at(v, _past_gloss(v, c.end, 1), conj)
-                   or _separator_at(v, _past_gloss(v, c.start - 1, -1), conj))]
+              and (_separator_at(v, past_gloss(v, c.end, 1), conj)
+                   or _separator_at(v, past_gloss(v, c.start - 1, -1), conj))]
     if not listed:
         return []
     spans = _spans(found)
@@ -89,6 +89,34 @@ def methods_after_cues(v: list[Tok], found: list[Candidate], lex: Lexicon, cues:
     return out
 
 
+def versioned_methods(v: list[Tok], found: list[Candidate], lex: Lexicon) -> list[Candidate]:
+    """ "Llama 3.3 70B Instruct", "FooLM-2 7B", "BarJEPA 2 encoders": a
+    model's version, size and variant word after its name are part of the
+    name. A version with no point and no size after it counts only before
+    punctuation, a list word or a method's head ("FooNet 2 times faster"
+    is no version)."""
+    shapes = lex.patterns
+    out = []
+    for c in found:
+        if c.label != "Method" or c.source not in _RETYPED_SOURCES:
+            continue
+        end = c.end
+        sent_end = v[c.start].sent_end
+        if end < sent_end and shapes.version_number.match(v[end].text) and not v[end].text.startswith("0"):
+            nxt = v[end + 1] if end + 1 < sent_end else None
+            if "." in v[end].text or nxt is None or nxt.is_punct or nxt.text in shapes.list_separators \
+                    or shapes.model_size.match(nxt.text) or nxt.lower_ in lex.method_heads:
+                end += 1
+        if end < sent_end and shapes.model_size.match(v[end].text):
+            end += 1
+        if end > c.end and end < sent_end and v[end].text in shapes.model_variant_words:
+            end += 1
+        if end > c.end:
+            source = "variant" if c.source in ("gazetteer", "variant") else "name"
+            out.append(Candidate(c.start, end, "Method", source))
+    return out
+
+
 def names_of_tasks(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
     """ "sequence-to-sequence tasks", "SDF problems": a method's name before
     "task(s)" or "problem(s)" names the task; such candidates are retyped."""
@@ -129,7 +157,7 @@ def _items(v: list[Tok], k: int, step: int, conj: frozenset[str], spans: dict[in
     k, with no separator before it."""
     out = []
     n = len(v)
-    k = _past_gloss(v, k, step)
+    k = past_gloss(v, k, step)
     while 0 <= k < n:
         joined = comma = False
         if not bare:
@@ -155,6 +183,9 @@ def _items(v: list[Tok], k: int, step: int, conj: frozenset[str], spans: dict[in
                 if not _capital_word(v[k], lex):
                     break
                 j = k + step  # "SparseGPT and Wanda": one capitalised word
+                # "Metric Multidimensional Scaling, IsoMap": or a run of them
+                while first <= j <= last and abs(j - k) < _MAX_ITEM and j not in spans and _capital_word(v[j], lex):
+                    j += step
             start, end = (k, j) if step == 1 else (j + 1, k + 1)
         # The item must end at the list's next separator or punctuation (start there, going left);
         # the last item, after "and"/"or", may end where the sentence goes on ("A or B can ...").
@@ -163,21 +194,8 @@ def _items(v: list[Tok], k: int, step: int, conj: frozenset[str], spans: dict[in
         out.append(_Item(start, end, joined, comma, known))
         if step == -1 and start == first:
             break
-        k = _past_gloss(v, j, step)
+        k = past_gloss(v, j, step)
     return out
-
-
-def _past_gloss(v: list[Tok], k: int, step: int) -> int:
-    """The token past a short bracketed gloss at k ("sparse autoencoders (SAEs), ..."), or k."""
-    opening, closing = ("(", ")") if step == 1 else (")", "(")
-    if not 0 <= k < len(v) or v[k].text != opening:
-        return k
-    for m in range(k + step, k + step * 6, step):
-        if not 0 <= m < len(v) or v[m].is_sent_start:
-            break
-        if v[m].text == closing:
-            return m + step
-    return k
 
 
 def _bounded(v: list[Tok], k: int, conj: frozenset[str], lex: Lexicon, step: int, last_item: bool = False) -> bool:

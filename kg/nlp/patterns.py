@@ -23,10 +23,10 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.nlp.candidates import Candidate, candidates
-from kg.nlp.dataset_patterns import (coordinated_types, dataset_cue_candidates, evaluated_on, joined_list_items,
-                                     listed_datasets, names_after_cues)
+from kg.nlp.dataset_patterns import (coordinated_types, dataset_cue_candidates, evaluated_on, event_names,
+                                     joined_list_items, listed_datasets, named_parts, names_after_cues)
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.method_patterns import listed_methods, methods_after_cues, names_of_tasks
+from kg.nlp.method_patterns import listed_methods, methods_after_cues, names_of_tasks, versioned_methods
 from kg.nlp.name_shapes import is_name_like, name_like_text
 from kg.nlp.task_contexts import TaskContexts, ends_with, names_work, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
@@ -707,6 +707,29 @@ def _name_candidates(doc: Doc, v: list[Tok], lex: Lexicon) -> list[Candidate]:
     return out
 
 
+def _drop_name_parts(v: list[Tok], found: list[Candidate], lex: Lexicon) -> None:
+    """ "an AWS Lambda cluster", "the perturbed Block MDP", "HMMT Feb 2024":
+    a name-shaped word right beside a plain capitalised word is part of a
+    longer proper name the rules cannot delimit, not a method of its own;
+    nor is a special token in brackets ("[MASK]")."""
+    def plain_capital(k: int) -> bool:
+        if not 0 <= k < len(v) or v[k].is_sent_start:
+            return False
+        t = v[k].text
+        return t[:1].isupper() and t[1:].islower() and t.isalpha() and t not in lex.not_names \
+            and t.lower() not in lex.name_stop_words
+    found[:] = [c for c in found if c.source != "name" or c.end - c.start != 1
+                or not (plain_capital(c.start - 1) and v[c.start - 1].sent_start == v[c.start].sent_start
+                        or plain_capital(c.end) and v[c.end].sent_start == v[c.start].sent_start
+                        or _special_token(v, c.start))]
+
+
+def _special_token(v: list[Tok], i: int) -> bool:
+    """ "the [MASK] symbol", "the last <EOS> token": a word in square or
+    angle brackets is a model's special token, no method."""
+    return 0 < i < len(v) - 1 and (v[i - 1].text, v[i + 1].text) in (("[", "]"), ("<", ">"))
+
+
 def _versioned_start(v: list[Tok], i: int, lex: Lexicon) -> int:
     """Where a name that ends in token `i` begins: at the capitalised word
     before a version ("Swin V2", "Kite V3"), which names what the version is
@@ -785,10 +808,14 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     found += _method_candidates(doc, v, lex, at.method, found)
     found += dataset_cue_candidates(v, lex, at.dataset_cue)
     found += names_after_cues(v, lex, at.dataset_list)
+    found += event_names(v, lex, positions(view_columns(doc).lowers, lex.patterns.event_words))
+    found += named_parts(v, lex, found)
     found += _name_candidates(doc, v, lex)
+    _drop_name_parts(v, found, lex)
     found += evaluated_on(v, lex, found)
     coordinated_types(v, found, lex)
     names_of_tasks(v, found, lex)
+    found += versioned_methods(v, found, lex)
     found += listed_methods(v, found, lex)
     found += methods_after_cues(v, found, lex, positions(view_columns(doc)[1], lex.method_list_cues))
     found += listed_datasets(v, found, lex)

@@ -152,3 +152,17 @@ def view_text(v: list[Tok], text: str, start: int, end: int) -> str:
     """span_text for a caller that holds the view and the text."""
     last = v[end - 1]
     return text[v[start].idx:last.idx + len(last.text)]
+
+
+def past_gloss(v: list[Tok], k: int, step: int) -> int:
+    """The token past a short bracketed gloss at k, going in direction `step`:
+    "sparse autoencoders (SAEs), ...", "FooSet (radiology), ..."; else k."""
+    opening, closing = ("(", ")") if step == 1 else (")", "(")
+    if not 0 <= k < len(v) or v[k].text != opening:
+        return k
+    for m in range(k + step, k + step * 6, step):
+        if not 0 <= m < len(v) or v[m].is_sent_start:
+            break
+        if v[m].text == closing:
+            return m + step
+    return k
