@@ -1,4 +1,4 @@
-"""The addresses rule (kg/extract/relations.py, cues in
+"""The addresses rule (kg/extract/addresses.py, cues in
 kg/resources/rules/addresses.json) on sentences written for these tests, with
 the entity spans set by hand."""
 

@@ -1,8 +1,9 @@
 """How sure kg is of each relation: the relation rules' own values, calibrated.
 
-The relation rules (kg/extract/relations.py) give each relation a raw value
-that stands for the way it was found: how its subject was found (a proposal
-named in the clause, "we", another method, the paper's proposal by default),
+The relation rules (kg/extract/improvements.py, achievements.py,
+evaluations.py, addresses.py) give each relation a raw value that stands for
+the way it was found: how its subject was found (a proposal named in the
+clause, "we", another method, the paper's proposal by default),
 whether the sentence speaks of evaluation, whether a comparison has a number.
 Those values order the ways by hand, and the order is not the one the
 training abstracts show: there an evaluatedOn of the paper's proposal by

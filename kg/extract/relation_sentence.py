@@ -1,10 +1,10 @@
 """A sentence as the relation rules see it: its text, its entity mentions
 (offsets within the sentence) and its numbers, built once per sentence so
-that no rule rebuilds text from tokens."""
+that no rule rebuilds text from tokens; and where its clauses begin and end."""
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Sequence
 
@@ -119,3 +119,23 @@ def sentence_view(doc: Doc, bounds: tuple[int, int, int, int], doc_text: str, en
 
 def _inside_mention(s: Sentence, q: Quantity) -> bool:
     return any(m.start <= q.start and q.end <= m.end for m in s.mentions)
+
+
+def _clause_start(s: Sentence, pos: int) -> int:
+    """Where the clause holding character `pos` begins."""
+    if s.clause_breaks is None:
+        s.clause_breaks = _clause_breaks(s.text, s.cues)
+    k = bisect_right(s.clause_breaks, pos)
+    return s.clause_breaks[k - 1] if k else 0
+
+
+def _clause_breaks(text: str, c: Cues) -> list[int]:
+    """Where a clause of `text` begins: after each mark or word of c.clause_break."""
+    return [m.end() for m in c.clause_break.finditer(text)]
+
+
+def _clause_end(s: Sentence, pos: int) -> int:
+    """Where the clause holding character `pos` ends: the next clause break ("while", ";")."""
+    _clause_start(s, pos)  # fills s.clause_breaks
+    k = bisect_right(s.clause_breaks, pos)
+    return s.clause_breaks[k] if k < len(s.clause_breaks) else len(s.text)

@@ -1,8 +1,8 @@
 """Whose result a number is, and in which metric and on which dataset: the
 rules that attach a number of a sentence to the mentions around it (rule
 family "results", kg/resources/rules/results.json). Used by the achieves
-rules of kg/extract/relations.py and by its dataset finder, which the
-improvesOver values share.
+rules (kg/extract/achievements.py) and by the metric and dataset finder
+(kg/extract/metric_dataset.py), which the improvesOver values share.
 
 - A number after "the previous best", "compared to", "than" is another
   method's score ("surpassing the previous best IS of 47.3").

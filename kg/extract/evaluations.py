@@ -1,0 +1,108 @@
+"""The rules of evaluatedOn: the datasets a sentence tests a method on,
+the paper's own datasets where results name none, and the datasets of the
+scores and margins found."""
+
+from __future__ import annotations
+
+from kg.extract.found_relations import _Relations
+from kg.extract.improvements import Comparison
+from kg.extract.metric_dataset import _training_data
+from kg.extract.relation_sentence import Mention, Sentence
+from kg.extract.subjects import _subject
+
+
+def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
+    c = s.cues
+    datasets = s.of("Dataset")
+    if not datasets:
+        _evaluations_on_own_data(s, found)
+        return
+    evaluative = bool(c.evaluation.search(s.text, s.places))
+    excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
+    for d in datasets:
+        if _training_data(s, d):
+            continue  # training data, not a test
+        subject, conf = _subject(s, d.start, excluded)
+        if subject is not None and s.main is not None and subject != s.main \
+                and not any(m.proposed and m.name == subject for m in s.mentions):
+            # In a paper with a proposal, other methods named beside a dataset are
+            # mostly background ("X has been applied to D"); the proposal is what is tested.
+            subject = None
+        if subject is None and s.main and evaluative:
+            subject, conf = s.main, 0.5
+        if subject is None:
+            subject, conf = _subject_after(s, d.end, excluded)
+        if subject is None or (d.proposed and subject == s.main and not _tested_on_own(s, d, evaluative)):
+            continue
+        if not evaluative:
+            conf *= 0.7
+        for name in _listed_with(s, subject, d.start):
+            found.add(s, {"s": name, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _tested_on_own(s: Sentence, d: Mention, evaluative: bool) -> bool:
+    """Whether the sentence tests the proposal on `d`, a dataset of the
+    paper's own: it speaks of evaluation, and does not make the dataset
+    ("we release FooBench", "we build a benchmark called FooBench")."""
+    return evaluative and not s.cues.release_verb.search(s.text, 0, d.start)
+
+
+def _evaluations_on_own_data(s: Sentence, found: _Relations) -> None:
+    """ "We build FooBench, a benchmark for ... Experiments show that our
+    method ...": a sentence that reports results with the proposal as their
+    subject and names no dataset reports them on the datasets the paper made
+    before it."""
+    if s.main is None or not s.own_datasets:
+        return
+    c = s.cues
+    report = c.report_verb.search(s.text)
+    if report is None or not c.evaluation.search(s.text[:report.start()], s.places):
+        return
+    subject, _ = _subject(s, len(s.text))
+    if subject != s.main:
+        return
+    for name in s.own_datasets:
+        found.add(s, {"s": s.main, "p": "evaluatedOn", "o": name}, 0.5)
+
+
+def _evaluations_of_results(found: _Relations) -> None:
+    """A score or a margin on a dataset says the method was evaluated on it."""
+    for rel in found.items():
+        if rel["p"] in ("achieves", "improvesOver") and rel.get("dataset") and rel.get("value"):
+            key = (rel["s"], "evaluatedOn", rel["dataset"], None, None, None)
+            if key not in found.by_key:
+                found.by_key[key] = {"s": rel["s"], "p": "evaluatedOn", "o": rel["dataset"],
+                                     "span": rel["span"], "confidence": rel["confidence"]}
+
+
+def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
+    """ "On ImageNet, ResNet-50 reaches ...": a proposed method named after
+    the dataset; in a paper that proposes nothing by name, also a method
+    evaluated there ("On FooBench, we conduct an evaluation of 45 rerankers")."""
+    for m in s.of("Method"):
+        if m.start >= pos and all(m.end <= a or m.start >= b for a, b in excluded):
+            if m.proposed:
+                return m.name, 0.7
+            if s.main is None and s.cues.evaluated_object.search(s.text, pos, m.start):
+                return m.name, 0.6
+    return None, 0.0
+
+
+def _listed_with(s: Sentence, subject: str, pos: int) -> list[str]:
+    """ "We compare A, B and C on D": the subject and the methods listed with
+    it (its mention nearest `pos`), those that could be the subject
+    themselves: any, in a paper that proposes nothing by name, else the
+    paper's own."""
+    methods = s.of("Method")
+    at = [k for k, m in enumerate(methods) if m.name == subject]
+    if not at:
+        return [subject]
+    k = min(at, key=lambda k: abs(methods[k].start - pos))
+    lo = hi = k
+    join = s.cues.subject_list_join  # ", ", " and ", " & "
+    while lo > 0 and join.fullmatch(s.text, methods[lo - 1].end, methods[lo].start):
+        lo -= 1
+    while hi + 1 < len(methods) and join.fullmatch(s.text, methods[hi].end, methods[hi + 1].start):
+        hi += 1
+    listed = [m.name for m in methods[lo:hi + 1] if s.main is None or m.proposed or m.name == subject]
+    return list(dict.fromkeys(listed))

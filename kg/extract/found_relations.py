@@ -1,0 +1,32 @@
+"""The relations a document's rules have found so far, kept once each:
+what the rules of every relation add to and the component hands on."""
+
+from __future__ import annotations
+
+from kg.extract.relation_sentence import Sentence
+
+
+class _Relations:
+    """Relations found so far, without duplicates, in the order found."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[tuple, dict] = {}
+
+    def add(self, s: Sentence, rel: dict, confidence: float) -> None:
+        if not rel.get("s") or rel.get("s") == rel.get("o"):
+            return
+        rel = {k: v for k, v in rel.items() if v is not None}
+        key = tuple(rel.get(k) for k in ("s", "p", "o", "metric", "value", "dataset"))
+        old = self.by_key.get(key)
+        if old is not None:
+            old["confidence"] = max(old["confidence"], confidence)
+            return
+        rel["span"] = [s.start_char, s.end_char]
+        rel["confidence"] = round(confidence, 2)
+        self.by_key[key] = rel
+
+    def items(self) -> list[dict]:
+        rels = list(self.by_key.values())
+        # A comparison stated once with a number and once without is one relation.
+        valued = {(r["s"], r["p"], r.get("o")) for r in rels if "value" in r}
+        return [r for r in rels if "value" in r or r["p"] != "improvesOver" or (r["s"], r["p"], r.get("o")) not in valued]
