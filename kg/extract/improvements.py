@@ -26,6 +26,7 @@ class Comparison:
     baselines: list[Baseline]
     cue_start: int
     end: int  # where the last baseline ends
+    aside: tuple[int, int] | None = None  # its brackets, when it is made in brackets with a margin (_aside)
 
 
 _DIGIT = re.compile(r"\d")  # the digits margin_over's \d matches, Unicode ones included
@@ -112,7 +113,9 @@ def _comparisons(s: Sentence) -> list[Comparison]:
         if obj_start in parity and cue_start not in referred and not c.advantage.match(text, end):
             continue  # "on par with X" and no more: X is matched, not beaten
         taken.append((obj_start, end))
-        found.append(Comparison(subject, baselines, cue_start, end))
+        comp = Comparison(subject, baselines, cue_start, end)
+        comp.aside = _aside(s, comp)  # once here: the margin pass and _owns_gain (achieves) both ask
+        found.append(comp)
     return found
 
 
@@ -253,7 +256,7 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         return
     gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
-    asides = {i: _aside(s, comp) for i, comp in enumerate(comparisons)}
+    asides = {i: comp.aside for i, comp in enumerate(comparisons)}
     for i, aside in asides.items():
         if aside is not None:
             # "a 2.0x speedup on A (a further 7.2% gain over X)": the margin is the aside's own number
@@ -347,7 +350,7 @@ def _owns_gain(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
     """Whether a comparison of the sentence takes the margin `q`: any, but
     one made in brackets only the numbers there."""
     for comp in comparisons:
-        aside = _aside(s, comp)
+        aside = comp.aside
         if aside is None or aside[0] < q.start < aside[1]:
             return True
     return False
