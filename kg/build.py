@@ -33,7 +33,7 @@ RECORDS = "records.jsonl"
 # large files cost Oxigraph's bulk loader less than many small ones; the
 # ceiling bounds the last one, loaded after extraction ends.
 _LOAD_BATCH = 50_000
-_LOAD_CEILING = 1_000_000
+_LOAD_CEILING = 500_000
 GRAPH_TTL = "graph.ttl"
 GRAPH_HTML = "graph.html"
 

@@ -112,7 +112,7 @@ class KGStore:
         self.db.bulk_extend(quads)
 
     def loader(self, folder: str | os.PathLike, batch: int = 50_000,
-               ceiling: int = 1_000_000) -> "BackgroundLoad":
+               ceiling: int = 500_000) -> "BackgroundLoad":
         """Load quads while the caller goes on (see BackgroundLoad); `folder`
         holds them on their way in, in files of `batch` quads at first, growing
         with what is loaded up to `ceiling`."""
@@ -192,13 +192,15 @@ class BackgroundLoad:
 
     A file is full at half the quads queued before it, at least `batch` and
     at most `ceiling`. Each file becomes new sorted runs in RocksDB, which
-    compacts them with what is there: few large files cost less than many
-    small ones (4M quads of a 100k build: about 40 CPU-s in files growing so,
-    against 50-60 in 50k-quad files; benchmarks/README.md). The ceiling bounds
-    the last file, the one loaded after the caller's last `add`."""
+    compacts them with what is there: while other processes keep the cores
+    busy (a build's extraction workers), a few large files cost less than
+    many small ones (benchmarks/README.md, ninth session). The ceiling bounds
+    the loader's memory (Oxigraph holds a file's quads while it sorts them:
+    about 0.9 KB a quad) and the last file, loaded after the caller's last
+    `add`."""
 
     def __init__(self, db: ox.Store, folder: str | os.PathLike, batch: int = 50_000,
-                 ceiling: int = 1_000_000):
+                 ceiling: int = 500_000):
         self.db = db
         self.folder = Path(folder)
         self.batch = batch
