@@ -28,10 +28,12 @@ from kg.progress import wanted as progress_wanted
 from kg.timing import StageClock
 
 RECORDS = "records.jsonl"
-# Quads per file handed to the store's loader: big enough that Oxigraph's
-# bulk loader works in large runs, small enough that the last one, loaded
-# after extraction ends, is quick.
+# Quads in the first files handed to the store's loader, and the most in
+# one: files grow with what is loaded (kg.store.BackgroundLoad), since a few
+# large files cost Oxigraph's bulk loader less than many small ones; the
+# ceiling bounds the last one, loaded after extraction ends.
 _LOAD_BATCH = 50_000
+_LOAD_CEILING = 500_000
 GRAPH_TTL = "graph.ttl"
 GRAPH_HTML = "graph.html"
 
@@ -166,7 +168,7 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
         store = KGStore(staged.path(STORE_DIRNAME))
         union = UnionWriter(staged.path(GRAPH_TTL), staged.scratch("union.nq"), resolver)
         try:
-            with (store.loader(staged.stage, _LOAD_BATCH) as loader,
+            with (store.loader(staged.stage, _LOAD_BATCH, _LOAD_CEILING) as loader,
                   open(staged.path(RECORDS), "w", encoding="utf-8") as rec_out):
                 for paper in clock.iterate("extract", papers):
                     with clock.stage("records"):

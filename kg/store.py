@@ -111,10 +111,12 @@ class KGStore:
     def bulk_load(self, quads: Iterable[ox.Quad]) -> None:
         self.db.bulk_extend(quads)
 
-    def loader(self, folder: str | os.PathLike, batch: int = 50_000) -> "BackgroundLoad":
+    def loader(self, folder: str | os.PathLike, batch: int = 50_000,
+               ceiling: int = 500_000) -> "BackgroundLoad":
         """Load quads while the caller goes on (see BackgroundLoad); `folder`
-        holds them on their way in, `batch` quads a file."""
-        return BackgroundLoad(self.db, folder, batch)
+        holds them on their way in, in files of `batch` quads at first, growing
+        with what is loaded up to `ceiling`."""
+        return BackgroundLoad(self.db, folder, batch, ceiling)
 
     def remove_paper(self, paper_id: str) -> bool:
         g = ox.NamedNode(str(iris.paper_graph_iri(paper_id)))
@@ -180,20 +182,32 @@ class BackgroundLoad:
     """Loads quads into a store in a second thread, by Oxigraph's bulk loader,
     so a build goes on extracting while the store is written.
 
-    `add` appends a paper's quads, as N-Quads, to a file in `folder`; every
-    `batch` quads the file is queued, and the thread hands
+    `add` appends a paper's quads, as N-Quads, to a file in `folder`; when the
+    file is full the file is queued, and the thread hands
     it to `Store.bulk_load`, which parses and loads it without Python's lock
     (given bytes instead, it would take the lock to read them and slow the
     caller down), then deletes it. Nothing is held in Python between papers,
     and at most one file waits, so memory and disk stay bounded when loading is
     slower than extraction. Use it as a context manager: leaving waits for the
     last file, and an error of the loader is raised in the caller (at the next
-    `add` or on leaving)."""
+    `add` or on leaving).
 
-    def __init__(self, db: ox.Store, folder: str | os.PathLike, batch: int = 50_000):
+    A file is full at half the quads queued before it, at least `batch` and
+    at most `ceiling`. Each file becomes new sorted runs in RocksDB, which
+    compacts them with what is there: while other processes keep the cores
+    busy (a build's extraction workers), a few large files cost less than
+    many small ones (benchmarks/README.md, ninth session). The ceiling bounds
+    the loader's memory (Oxigraph holds a file's quads while it sorts them:
+    about 0.9 KB a quad) and the last file, loaded after the caller's last
+    `add`."""
+
+    def __init__(self, db: ox.Store, folder: str | os.PathLike, batch: int = 50_000,
+                 ceiling: int = 500_000):
         self.db = db
         self.folder = Path(folder)
         self.batch = batch
+        self.ceiling = max(batch, ceiling)
+        self._queued = 0  # quads in the files queued so far
         self._files = 0
         self._path: Path | None = None
         self._fh = None
@@ -228,13 +242,14 @@ class BackgroundLoad:
             self._fh = open(self._path, "wb")
         self._fh.write(nquads)
         self._in_file += count
-        if self._in_file >= self.batch:
+        if self._in_file >= min(self.ceiling, max(self.batch, self._queued // 2)):
             self._hand_over()
 
     def _hand_over(self) -> None:
         if self._fh is not None:
             self._fh.close()
             self._queue.put(self._path)
+            self._queued += self._in_file
             self._fh, self._in_file = None, 0
 
     def close(self) -> None:

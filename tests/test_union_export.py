@@ -201,3 +201,23 @@ def test_background_load_loads_every_batch_and_reports_failures(tmp_path):
     with pytest.raises(StoreError, match="disk full"):
         with BackgroundLoad(Broken(), tmp_path) as loader:
             loader.add(paper.nquads, paper.quads)
+
+
+def test_background_load_files_grow_with_what_is_queued(tmp_path):
+    class Counting:
+        """Notes the quads of each file it is given (one N-Quads line each)."""
+        def __init__(self):
+            self.sizes = []
+
+        def bulk_load(self, path, **kw):
+            with open(path, "rb") as fh:
+                self.sizes.append(sum(1 for _ in fh))
+
+    db = Counting()
+    with BackgroundLoad(db, tmp_path, batch=10, ceiling=40) as loader:
+        for _ in range(200):
+            loader.add(b"<https://example.org/a> <https://example.org/p> <https://example.org/b> "
+                       b"<https://example.org/g> .\n", 1)
+    # at least `batch`, then half of what went before, at most `ceiling`; the rest at the end
+    assert db.sizes == [10, 10, 10, 15, 22, 33, 40, 40, 20]
+    assert not list(tmp_path.glob(".load-*"))
