@@ -22,7 +22,7 @@ from kg.io import ReadReport, gazetteer_files, read_inputs
 from kg.io.fields import FieldMap
 from kg.io.outputs import OutputSet
 from kg.io.readers import NothingRead
-from kg.store import STORE_DIRNAME, KGStore
+from kg.store import STORE_DIRNAME, KGStore, Optimize
 from kg.progress import estimate_abstracts, track
 from kg.progress import wanted as progress_wanted
 from kg.timing import StageClock
@@ -105,11 +105,12 @@ def distinct_counts(store: KGStore) -> tuple[Counter, Counter]:
 
 
 def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: StageClock | None = None,
-                   exported: bool = False, union: UnionWriter | None = None) -> None:
+                   exported: bool = False, union: UnionWriter | None = None,
+                   optimize: Optimize | None = None) -> None:
     """graph.ttl (unless `exported`: written already, or by `union`, which is
     waited for once the view is written) and graph.html from the finished
     store, then the whole staged set (records, store, graph files) made
-    current in one commit."""
+    current in one commit, once `optimize` (the store's compaction) is done."""
     clock = clock or StageClock()
     if not exported and union is None:
         with clock.stage("export"), open(staged.path(GRAPH_TTL), "wb") as fh:
@@ -122,6 +123,9 @@ def finish_outputs(store: KGStore, staged: OutputSet, *, view: bool, clock: Stag
         staged.drop(GRAPH_HTML)  # a view of the previous graph would mislead
     if union is not None:
         union.wait(clock)
+    if optimize is not None:
+        with clock.stage("store"):
+            optimize.wait()
     store.close()
     with clock.stage("commit"):
         staged.commit()
@@ -188,11 +192,14 @@ def build(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, fm
             # graph.ttl is written meanwhile (in a second process for a large
             # build), while the store is read for the counts and the view.
             union.rename(store.db, clock)
-            with clock.stage("store"):
-                store.flush()
-                summary.triples = len(store)
-                summary.distinct_entities, summary.distinct_relations = distinct_counts(store)
-            finish_outputs(store, staged, view=view, clock=clock, union=union)
+            # The bulk loader leaves the store in many files, which slow its
+            # queries; they are compacted while the counts and the view are made.
+            with store.optimize() as optimize:
+                with clock.stage("store"):
+                    store.flush()
+                    summary.triples = len(store)
+                    summary.distinct_entities, summary.distinct_relations = distinct_counts(store)
+                finish_outputs(store, staged, view=view, clock=clock, union=union, optimize=optimize)
         finally:
             union.close()
     summary.read = report.read

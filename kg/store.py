@@ -111,6 +111,11 @@ class KGStore:
     def bulk_load(self, quads: Iterable[ox.Quad]) -> None:
         self.db.bulk_extend(quads)
 
+    def optimize(self) -> "Optimize":
+        """Compact the store in a second thread (see Optimize); use it as a
+        context manager, or call `wait`, before closing the store."""
+        return Optimize(self.db)
+
     def loader(self, folder: str | os.PathLike, batch: int = 50_000,
                ceiling: int = 500_000) -> "BackgroundLoad":
         """Load quads while the caller goes on (see BackgroundLoad); `folder`
@@ -176,6 +181,45 @@ class KGStore:
         """Let go of the store. pyoxigraph has no close: RocksDB shuts when the
         last reference goes, so whatever else held `db` must have let go too."""
         del self.db
+
+
+class Optimize:
+    """Oxigraph's `Store.optimize` (RocksDB compacting every file into sorted
+    runs) in a second thread. A store filled by the bulk loader is left in
+    many overlapping files, and queries on it read them all: at 100k
+    abstracts the slowest ready questions took 1.5x to 1.7x as long before
+    the compaction as after (benchmarks/README.md, ninth session). Reading
+    and writing the store meanwhile is safe, and pyoxigraph lets go of
+    Python's lock while it compacts, so the build's counts and view go on."""
+
+    def __init__(self, db: ox.Store):
+        self._db: ox.Store | None = db
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="kg-store-optimize", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._db.optimize()
+        except BaseException as exc:  # handed to the caller by wait
+            self._error = exc
+
+    def wait(self) -> None:
+        """Wait for the compaction; raise its error, if any."""
+        self._thread.join()
+        self._db = None  # the store closes only when its last reference goes (KGStore.close)
+        if self._error is not None:
+            raise StoreError(f"optimizing the store failed: {self._error}") from self._error
+
+    def __enter__(self) -> "Optimize":
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        if exc_type is None:
+            self.wait()
+        else:  # the caller failed: let the compaction end, keep the caller's error
+            self._thread.join()
+            self._db = None
 
 
 class BackgroundLoad:

@@ -54,3 +54,32 @@ def test_loader_lets_go_of_the_store(tmp_path: Path) -> None:
                    b"<https://example.org/g> .\n", 1)
     store.close()
     assert len(ox.Store(str(tmp_path / "store"))) == 1
+
+
+def test_a_build_compacts_its_store_and_lets_go_of_it(tmp_path: Path, commits: list[str], monkeypatch) -> None:
+    """The build compacts the store it loaded (queries on a bulk-loaded store read
+    many overlapping files) and the compaction's thread lets go of it before the commit."""
+    compacted: list[int] = []
+    optimize = KGStore.optimize
+
+    def counted(self: KGStore):
+        compacted.append(len(self))
+        return optimize(self)
+
+    monkeypatch.setattr(KGStore, "optimize", counted)
+    out = tmp_path / "out"
+    summary = build([write_jsonl(tmp_path / "a.jsonl", ABSTRACTS)], out, view=False)
+    assert compacted == [summary.triples] and summary.triples > 0
+    assert commits == ["closed"]
+
+
+def test_optimize_keeps_every_quad(tmp_path: Path) -> None:
+    store = KGStore(tmp_path / "store")
+    with store.loader(tmp_path, batch=1) as loader:
+        for i in range(3):
+            loader.add(f"<https://example.org/s{i}> <https://example.org/p> \"{i}\" <https://example.org/g> .\n"
+                       .encode(), 1)
+    with store.optimize():
+        assert len(store) == 3  # reads go on while it compacts
+    store.close()
+    assert len(ox.Store(str(tmp_path / "store"))) == 3
