@@ -6,29 +6,29 @@ from __future__ import annotations
 
 import re
 
-from kg.extract.found_relations import _Relations
-from kg.extract.improvements import Comparison, _is_gain, _owns_gain
-from kg.extract.metric_dataset import _dataset_near, _metric_near, _next_starts, _run_end
-from kg.extract.relation_sentence import Sentence, _clause_start
+from kg.extract.found_relations import FoundRelations
+from kg.extract.improvements import Comparison, is_gain, owns_gain
+from kg.extract.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
+from kg.extract.relation_sentence import Sentence, start_of_clause
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
                                 plain_score, previous_in_list, respective_metric, rules_of)
-from kg.extract.subjects import _subject
+from kg.extract.subjects import find_subject
 
 
-def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
+def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRelations) -> None:
     if not s.of("Metric") and not rules_of(s).plain_score_cue.search(s.text):
-        return  # a score is in a metric (_metric_near) or "a score of" (plain_score): without one, no number need be read
+        return  # a score is in a metric (metric_near) or "a score of" (plain_score): without one, no number need be read
     c = s.cues
-    nexts = _next_starts(s)
+    nexts = next_starts(s)
     for q in s.quantities:
-        gain = _is_gain(s, q)
-        if gain and _owns_gain(s, comparisons, q):
+        gain = is_gain(s, q)
+        if gain and owns_gain(s, comparisons, q):
             continue  # said by how much it beats a baseline: an improvesOver value
-        run_end = _run_end(s, q)
-        metric = respective_metric(s, q) or _metric_near(s, q, run_end)
+        run_end = number_run_end(s, q)
+        metric = respective_metric(s, q) or metric_near(s, q, run_end)
         before = previous_in_list(s, q) if metric is None else None
         while before is not None and metric is None:  # "85.3% accuracy on A and 62.1% on B"
-            metric = _metric_near(s, before, _run_end(s, before))
+            metric = metric_near(s, before, number_run_end(s, before))
             before = previous_in_list(s, before)
         if metric is None and not s.of("Metric"):
             metric = plain_score(s, q)  # "a best-yet score of 71.84 on FooBench"
@@ -42,10 +42,10 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
         achieved = c.achieve_verb.search(s.text[:q.start], s.places)
         if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not achieved:
             continue  # a bare whole number ("3 layers") is rarely a score
-        if baseline_score(s, q, _clause_start(s, q.start)):
+        if baseline_score(s, q, start_of_clause(s, q.start)):
             continue  # "surpassing the previous best FID of 21.6": the baseline's
         excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
-        subject, conf = _subject(s, q.start, excluded)
+        subject, conf = find_subject(s, q.start, excluded)
         if subject is None:
             subject, conf = _sole_method(s, q.start, excluded)
         named = for_method(s, run_end)
@@ -53,9 +53,9 @@ def _achievements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             subject, conf = named.name, 0.8  # "141 tokens/s for FooNet-8B and 117 tokens/s for FooNet-70B"
         if subject is None:
             continue
-        if gain and (not efficiency(s, q, metric, run_end) or measured_against(s, _clause_start(s, q.start), q)):
+        if gain and (not efficiency(s, q, metric, run_end) or measured_against(s, start_of_clause(s, q.start), q)):
             continue  # a margin over something unnamed is no score reached; a speedup is, unless over a yardstick
-        dataset = _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
+        dataset = dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
         if averaged(s, run_end) or (not s.of("Dataset") and cost_figure(s, metric, run_end)):
             dataset = None  # an average over several datasets; a speed measured on hardware
         rel = {"s": subject, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
@@ -69,7 +69,7 @@ def _sole_method(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tupl
     apply it)."""
     if s.main is not None:
         return None, 0.0
-    clause = _clause_start(s, pos)
+    clause = start_of_clause(s, pos)
     names = {m.name for m in s.of("Method") if all(m.end <= a or m.start >= b for a, b in excluded)
-             and _clause_start(s, m.start) == clause}
+             and start_of_clause(s, m.start) == clause}
     return (names.pop(), 0.55) if len(names) == 1 else (None, 0.0)

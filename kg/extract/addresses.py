@@ -5,12 +5,12 @@ task it is (cues: kg/extract/address_cues.py)."""
 from __future__ import annotations
 
 from kg.extract.address_cues import AddressCues, address_cues
-from kg.extract.found_relations import _Relations
-from kg.extract.relation_sentence import Mention, Sentence, _clause_start
-from kg.extract.subjects import _refers_to_proposal, _subject, _written_proposal
+from kg.extract.found_relations import FoundRelations
+from kg.extract.relation_sentence import Mention, Sentence, start_of_clause
+from kg.extract.subjects import refers_to_proposal, find_subject, written_proposal
 
 
-def _addresses(s: Sentence, found: _Relations) -> None:
+def find_addresses(s: Sentence, found: FoundRelations) -> None:
     if not s.of("Task"):
         return
     about_others = s.main is None or _about_others(s)
@@ -33,7 +33,7 @@ def _addresses(s: Sentence, found: _Relations) -> None:
                 # The paper's own method may take up a task that others are known for.
                 found.add(s, {"s": s.main, "p": "addresses", "o": t.name}, 0.45)
                 continue
-        subject, conf = _subject(s, t.start)
+        subject, conf = find_subject(s, t.start)
         if subject is not None and subject != s.main:
             # Background sentences name other methods; the paper's tasks are its proposal's,
             # unless another of its own proposals is named.
@@ -49,9 +49,9 @@ def _addresses(s: Sentence, found: _Relations) -> None:
 def _about_others(s: Sentence) -> bool:
     """A sentence that names none of the paper's proposals and says neither
     "we" nor "our method": it is about the methods of others."""
-    if any(m.proposed for m in s.of("Method")) or _written_proposal(s, s.text) is not None:
+    if any(m.proposed for m in s.of("Method")) or written_proposal(s, s.text) is not None:
         return False
-    return not _refers_to_proposal(s, len(s.text))
+    return not refers_to_proposal(s, len(s.text))
 
 
 def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> list[str]:
@@ -62,14 +62,14 @@ def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> li
     clause only where a purpose word leads to the task ("BERT is a model for
     QA", not "BERT made progress in QA")."""
     c = s.address_cues or address_cues()
-    start = _clause_start(s, t.start)
+    start = start_of_clause(s, t.start)
     before = [m for m in s.of("Method") if start <= m.start and m.end <= t.start
               and not c.rival.search(s.text, start, m.start)]
     if not before and start > 0 and c.relative.search(s.text, 0, start):
         # "SSMs are models that have emerged for sequence modeling": the clause before "that",
         # a purpose word leading to the task ("models that consist of retrieval" name a part).
         purpose_only = True
-        start = _clause_start(s, c.relative.search(s.text, 0, start).start())
+        start = start_of_clause(s, c.relative.search(s.text, 0, start).start())
         before = [m for m in s.of("Method") if start <= m.start and m.end <= t.start
                   and not c.rival.search(s.text, start, m.start)]
     if not before:
@@ -107,11 +107,11 @@ def _class_examples(s: Sentence, t: Mention) -> list[str]:
 def _finding_subject(s: Sentence, t: Mention, c: AddressCues) -> list[str]:
     """ "Experiments on passage ranking show that FooNet ...": the method
     opening the clause after a task named where results were found."""
-    if not c.finding.match(s.text) or _clause_start(s, t.start) != 0:
+    if not c.finding.match(s.text) or start_of_clause(s, t.start) != 0:
         return []
     for m in s.of("Method"):
         if m.start >= t.end:
-            start = _clause_start(s, m.start)
+            start = start_of_clause(s, m.start)
             if start > t.end and c.opening.fullmatch(s.text, start, m.start):
                 return [n.name for n in _listed(s, [n for n in s.of("Method") if n.start >= m.start], c)]
             return []

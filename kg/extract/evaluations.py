@@ -4,14 +4,14 @@ scores and margins found."""
 
 from __future__ import annotations
 
-from kg.extract.found_relations import _Relations
+from kg.extract.found_relations import FoundRelations
 from kg.extract.improvements import Comparison
-from kg.extract.metric_dataset import _training_data
+from kg.extract.metric_dataset import is_training_data
 from kg.extract.relation_sentence import Mention, Sentence
-from kg.extract.subjects import _subject
+from kg.extract.subjects import find_subject
 
 
-def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
+def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRelations) -> None:
     c = s.cues
     datasets = s.of("Dataset")
     if not datasets:
@@ -20,9 +20,9 @@ def _evaluations(s: Sentence, comparisons: list[Comparison], found: _Relations) 
     evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
-        if _training_data(s, d):
+        if is_training_data(s, d):
             continue  # training data, not a test
-        subject, conf = _subject(s, d.start, excluded)
+        subject, conf = find_subject(s, d.start, excluded)
         if subject is not None and s.main is not None and subject != s.main \
                 and not any(m.proposed and m.name == subject for m in s.mentions):
             # In a paper with a proposal, other methods named beside a dataset are
@@ -47,7 +47,7 @@ def _tested_on_own(s: Sentence, d: Mention, evaluative: bool) -> bool:
     return evaluative and not s.cues.release_verb.search(s.text, 0, d.start)
 
 
-def _evaluations_on_own_data(s: Sentence, found: _Relations) -> None:
+def _evaluations_on_own_data(s: Sentence, found: FoundRelations) -> None:
     """ "We build FooBench, a benchmark for ... Experiments show that our
     method ...": a sentence that reports results with the proposal as their
     subject and names no dataset reports them on the datasets the paper made
@@ -58,14 +58,14 @@ def _evaluations_on_own_data(s: Sentence, found: _Relations) -> None:
     report = c.report_verb.search(s.text)
     if report is None or not c.evaluation.search(s.text[:report.start()], s.places):
         return
-    subject, _ = _subject(s, len(s.text))
+    subject, _ = find_subject(s, len(s.text))
     if subject != s.main:
         return
     for name in s.own_datasets:
         found.add(s, {"s": s.main, "p": "evaluatedOn", "o": name}, 0.5)
 
 
-def _evaluations_of_results(found: _Relations) -> None:
+def evaluations_of_results(found: FoundRelations) -> None:
     """A score or a margin on a dataset says the method was evaluated on it."""
     for rel in found.items():
         if rel["p"] in ("achieves", "improvesOver") and rel.get("dataset") and rel.get("value"):

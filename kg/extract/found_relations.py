@@ -6,7 +6,7 @@ from __future__ import annotations
 from kg.extract.relation_sentence import Sentence
 
 
-class _Relations:
+class FoundRelations:
     """Relations found so far, without duplicates, in the order found."""
 
     def __init__(self) -> None:

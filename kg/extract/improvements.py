@@ -1,7 +1,7 @@
 """The rules of improvesOver: the comparisons a sentence makes (a cue with
 its subject and the baselines it beats), the margins it states and which
 baseline each is over, and margins said without a baseline, placed once the
-whole abstract is read. `_is_gain` and `_owns_gain` also tell the achieves
+whole abstract is read. `is_gain` and `owns_gain` also tell the achieves
 rules which numbers are margins rather than scores."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import re
 from dataclasses import dataclass
 
 from kg.extract.baselines import Baseline, baselines_from
-from kg.extract.found_relations import _Relations
-from kg.extract.metric_dataset import _dataset_near, _metric_near, _next_starts, _run_end
+from kg.extract.found_relations import FoundRelations
+from kg.extract.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
 from kg.extract.numbers import Quantity, number_reader, runs
 from kg.extract.relation_sentence import Sentence
 from kg.extract.results import previous_in_list, rules_of, score_list, unit_fits
-from kg.extract.subjects import _subject
+from kg.extract.subjects import find_subject
 
 
 @dataclass
@@ -29,16 +29,16 @@ class Comparison:
     aside: tuple[int, int] | None = None  # its brackets, when it is made in brackets with a margin (_aside)
 
 
-_DIGIT = re.compile(r"\d")  # the digits margin_over's \d matches, Unicode ones included
+DIGIT = re.compile(r"\d")  # the digits margin_over's \d matches, Unicode ones included
 
 
-def _comparisons(s: Sentence) -> list[Comparison]:
+def find_comparisons(s: Sentence) -> list[Comparison]:
     """Every improvement cue of the sentence with its subject and baselines."""
     c = s.cues
     text = s.text
     found: list[Comparison] = []
     if s.main is None and not s.of("Method"):
-        return found  # no method named and no proposal: no comparison has a subject (see _subject)
+        return found  # no method named and no proposal: no comparison has a subject (see find_subject)
     may = c.triggered(s.lower)
     if not may:
         return found
@@ -46,14 +46,14 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     for name in ("improve_verb", "comparative_than", "gain_over", "gain_from", "improve_over"):
         if name in may:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text, s.places)]
-    if "margin_over" in may and _DIGIT.search(text):  # a margin is a number: no digit, no scan
+    if "margin_over" in may and DIGIT.search(text):  # a margin is a number: no digit, no scan
         starts += [(m.start(), m.end()) for m in c.margin_over.finditer(text, s.places)]
         # "by an average of 6% over X"; but "85% over three runs" is a score.
         starts += [(m.start(), m.end()) for m in c.percent_over.finditer(text, s.places)
                    if c.gain_before.search(text[max(0, m.start() - 70):m.start()], s.places, max(0, m.start() - 70))]
     if "compared_to" in may:
         compared = [(m.start(), m.end()) for m in c.compared_to.finditer(text, s.places)]
-        gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(_is_gain(s, q) for q in s.quantities))
+        gainful = bool(compared) and (c.gain_context.search(text, s.places) or any(is_gain(s, q) for q in s.quantities))
         for cue_start, obj_start in compared:
             other = rules_of(s).other_score.match(text, obj_start)
             if other and _beats(s, cue_start, other):
@@ -94,7 +94,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
     for cue_start, obj_start in starts:
         if any(a <= obj_start < b for a, b in taken):
             continue
-        subject, conf = _subject(s, cue_start, compared=True)
+        subject, conf = find_subject(s, cue_start, compared=True)
         if subject is None:
             subject, conf = _fronted_subject(s, cue_start, obj_start)
         if subject is None and obj_start not in of_method:
@@ -114,7 +114,7 @@ def _comparisons(s: Sentence) -> list[Comparison]:
             continue  # "on par with X" and no more: X is matched, not beaten
         taken.append((obj_start, end))
         comp = Comparison(subject, baselines, cue_start, end)
-        comp.aside = _aside(s, comp)  # once here: the margin pass and _owns_gain (achieves) both ask
+        comp.aside = _aside(s, comp)  # once here: the margin pass and owns_gain (achieves) both ask
         found.append(comp)
     return found
 
@@ -149,7 +149,7 @@ def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
     scores in the one metric the sentence names, kept only when the first is
     the better one (lower for errors, distances and costs)."""
     metrics = {m.name for m in s.of("Metric")}
-    mine = [q for q in s.quantities if q.end <= cue_start and q.from_value is None and _metric_near(s, q, _run_end(s, q))]
+    mine = [q for q in s.quantities if q.end <= cue_start and q.from_value is None and metric_near(s, q, number_run_end(s, q))]
     if len(metrics) != 1 or not mine:
         return False
     try:
@@ -216,7 +216,7 @@ def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
         end = nxt.end
 
 
-def _is_gain(s: Sentence, q: Quantity) -> bool:
+def is_gain(s: Sentence, q: Quantity) -> bool:
     """A number that says by how much, rather than a score reached; the
     numbers listed with one are too ("improvements of 0.4% and 0.7%")."""
     if _gain_by_itself(s, q):
@@ -251,7 +251,7 @@ def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
     return bool(metric and c.gain_after.match(s.text[metric.end:metric.end + 40]))
 
 
-def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations) -> None:
+def find_improvements(s: Sentence, comparisons: list[Comparison], found: FoundRelations) -> None:
     if not comparisons:
         return
     gains = _gains(s)
@@ -260,7 +260,7 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
     for i, aside in asides.items():
         if aside is not None:
             # "a 2.0x speedup on A (a further 7.2% gain over X)": the margin is the aside's own number
-            groups[i] = [q for q in s.quantities if aside[0] < q.start < aside[1] and _is_gain(s, q)]
+            groups[i] = [q for q in s.quantities if aside[0] < q.start < aside[1] and is_gain(s, q)]
     for q in gains:
         if _owned_by_baseline(s, comparisons, q) or any(a is not None and a[0] < q.start < a[1] for a in asides.values()):
             continue
@@ -269,7 +269,7 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             continue
         nearest = min(free, key=lambda i: _distance(comparisons[i], q, s.text))
         groups[nearest].append(q)
-    nexts = _next_starts(s)
+    nexts = next_starts(s)
     for i, comp in enumerate(comparisons):
         qs = groups[i]
         pairs = _pair(comp.baselines, qs, s)
@@ -277,40 +277,40 @@ def _improvements(s: Sentence, comparisons: list[Comparison], found: _Relations)
             rel = {"s": comp.subject, "p": "improvesOver", "o": baseline.name}
             conf = 0.75 if baseline.named else 0.6
             if q is not None:
-                run_end = _run_end(s, q)
-                rel.update(metric=_metric_near(s, q, run_end) or _metric_stated_before(s, q), value=q.value, unit=_gain_unit(s, q, run_end),
-                           dataset=_dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), gain=q.gain)
+                run_end = number_run_end(s, q)
+                rel.update(metric=metric_near(s, q, run_end) or _metric_stated_before(s, q), value=q.value, unit=_gain_unit(s, q, run_end),
+                           dataset=dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), gain=q.gain)
                 conf += 0.1
             else:
                 rel.update(metric=_only_metric(s), dataset=_dataset_after(s, comp.end) or _only_dataset(s))
             found.add(s, rel, conf)
 
 
-def _unplaced_gains(s: Sentence, found: _Relations) -> list[tuple[Sentence, dict]]:
+def unplaced_gains(s: Sentence, found: FoundRelations) -> list[tuple[Sentence, dict]]:
     """The margins of the paper's proposal in a sentence that names no
     baseline ("our method reaches a 2.3x speedup (8.1% improvement) on A"):
     improvesOver relations still without their baseline ("o"), for
-    _place_gains. A number read as a score reached (achieves) is not one."""
+    place_gains. A number read as a score reached (achieves) is not one."""
     out: list[tuple[Sentence, dict]] = []
     achieved = {(r["s"], r["value"]) for r in found.by_key.values() if r["p"] == "achieves"}
     nexts = None
     for q in s.quantities:
-        if not _is_gain(s, q):
+        if not is_gain(s, q):
             continue
-        subject, _ = _subject(s, q.start)
+        subject, _ = find_subject(s, q.start)
         if subject is None or (subject, q.value) in achieved:
             continue
         if subject != s.main and not any(m.proposed and m.name == subject for m in s.mentions):
             continue  # another method's margin: its baseline is not the proposal's
-        nexts = nexts or _next_starts(s)
-        run_end = _run_end(s, q)
-        out.append((s, {"s": subject, "p": "improvesOver", "metric": _metric_near(s, q, run_end) or _metric_stated_before(s, q),
+        nexts = nexts or next_starts(s)
+        run_end = number_run_end(s, q)
+        out.append((s, {"s": subject, "p": "improvesOver", "metric": metric_near(s, q, run_end) or _metric_stated_before(s, q),
                         "value": q.value, "unit": _gain_unit(s, q, run_end),
-                        "dataset": _dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), "gain": q.gain}))
+                        "dataset": dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), "gain": q.gain}))
     return out
 
 
-def _place_gains(unplaced: list[tuple[Sentence, dict]], found: _Relations) -> None:
+def place_gains(unplaced: list[tuple[Sentence, dict]], found: FoundRelations) -> None:
     """A margin said without its baseline is over the one baseline the
     abstract compares its subject with, in any sentence: "FooNet improves
     over BarNet. ... It reaches a 2.3x speedup (8.1% improvement) on A." With
@@ -325,7 +325,7 @@ def _gains(s: Sentence) -> list[Quantity]:
     """The margins of a sentence that compares. Numbers listed alongside a
     margin in the same unit are margins too ("up to 6.3% improvement on A,
     2.1% on B")."""
-    clear = [q for q in s.quantities if (_is_gain(s, q) and not _in_brackets(s, q)) or _paren_after_method(s, q)]
+    clear = [q for q in s.quantities if (is_gain(s, q) and not _in_brackets(s, q)) or _paren_after_method(s, q)]
     units = {q.unit for q in clear if q.unit}
     more = [q for q in s.quantities if q not in clear and q.unit in units and q.from_value is None
             and not _in_brackets(s, q) and not _score_context(s, q)]
@@ -341,12 +341,12 @@ def _aside(s: Sentence, comp: Comparison) -> tuple[int, int] | None:
     if opened < 0 or s.text.rfind(")", 0, pos) > opened:
         return None
     closed = s.text.find(")", pos)
-    if closed < 0 or not any(opened < q.start and q.end <= pos and _is_gain(s, q) for q in s.quantities):
+    if closed < 0 or not any(opened < q.start and q.end <= pos and is_gain(s, q) for q in s.quantities):
         return None
     return opened, closed
 
 
-def _owns_gain(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
+def owns_gain(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
     """Whether a comparison of the sentence takes the margin `q`: any, but
     one made in brackets only the numbers there."""
     for comp in comparisons:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 
 from kg.extract.numbers import Quantity, number_reader, runs
-from kg.extract.relation_sentence import Mention, Sentence, _clause_end, _clause_start
+from kg.extract.relation_sentence import Mention, Sentence, end_of_clause, start_of_clause
 from kg.extract.results import named_for_training, respective, rules_of, score_list, unit_fits
 
 
-def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
+def metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
     """The metric a number is stated in: "22.3% WER", "WER of 22.3%",
     "by 2% in accuracy", "an FID score of 2.35" (the words between are the
     results family's metric_value_* and value_metric_* keys). A metric its
@@ -38,13 +38,13 @@ def _metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:
 _OPEN_BRACKET = re.compile(r"\s*\(\s*")
 
 
-def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str | None:
+def dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str | None:
     """The dataset a number was measured on: the one paired with it in order
     ("85.1% and 78.3% on A and B"), the only one in the sentence, the only
     one between this number and the next, or the nearest before it in the
     clause. Training data does not count. A sentence that names no dataset
     has the one of the results before it (results.result_setting)."""
-    datasets = _test_datasets(s)
+    datasets = tested_datasets(s)
     if not datasets:
         return None if s.of("Dataset") else s.context_dataset
     q = next((q for q in s.quantities if q.start == q_start), None)
@@ -54,47 +54,47 @@ def _dataset_near(s: Sentence, q_start: int, q_end: int, next_start: int) -> str
     names = {d.name for d in datasets}
     if len(names) == 1:
         return datasets[0].name
-    next_start = min(next_start, _clause_end(s, q_end))
+    next_start = min(next_start, end_of_clause(s, q_end))
     after = {d.name for d in datasets if q_end <= d.start < next_start}
     if not after and q is not None:
         # "NDCG@10 (0.72) and MAP (0.51) on TREC DL": the dataset after a list is each number's.
         last = score_list(s, q)[-1]
-        q_end, next_start = last.end, min(_next_starts(s).get(last.start, next_start), _clause_end(s, last.end))
+        q_end, next_start = last.end, min(next_starts(s).get(last.start, next_start), end_of_clause(s, last.end))
         after = {d.name for d in datasets if q_end <= d.start < next_start}
     if after:
         return after.pop() if len(after) == 1 else None
-    start = _clause_start(s, q_start)
+    start = start_of_clause(s, q_start)
     before = [d for d in datasets if start <= d.start and d.end <= q_start]
     if before and rules_of(s).dataset_before.search(s.text[max(0, before[-1].start - 10):before[-1].start]):
         return before[-1].name
     return None
 
 
-def _test_datasets(s: Sentence) -> list[Mention]:
+def tested_datasets(s: Sentence) -> list[Mention]:
     """The datasets of the sentence that results may be measured on: those
     not named as training data, or, where all are, those trained on (not
     pre-trained on): "When trained on ImageNet, it reaches an FID of 7.4"."""
     datasets = s.of("Dataset")
-    tested = [d for d in datasets if not _training_data(s, d)]
+    tested = [d for d in datasets if not is_training_data(s, d)]
     if tested or not datasets:
         return tested
     return [d for d in datasets if not rules_of(s).pretrained_on.search(s.text[max(0, d.start - 60):d.start])]
 
 
-def _training_data(s: Sentence, d: Mention) -> bool:
+def is_training_data(s: Sentence, d: Mention) -> bool:
     """ "trained on D", "pre-trained on D", "the training set of D"."""
     return bool(rules_of(s).trained_on.search(s.text[max(0, d.start - 60):d.start])) or \
-        named_for_training(s, _clause_start(s, d.start), d)
+        named_for_training(s, start_of_clause(s, d.start), d)
 
 
-def _run_end(s: Sentence, q: Quantity) -> int:
+def number_run_end(s: Sentence, q: Quantity) -> int:
     for run in runs(s.text, s.quantities, s.numbers):
         if q in run:
             return run[-1].end
     return q.end
 
 
-def _next_starts(s: Sentence) -> dict[int, int]:
+def next_starts(s: Sentence) -> dict[int, int]:
     """Where the next number after each number begins: the window in which a
     dataset after a number is that number's. A count ("on 30 datasets from
     MTEB") is no next result and does not close the window."""

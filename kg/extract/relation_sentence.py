@@ -121,7 +121,7 @@ def _inside_mention(s: Sentence, q: Quantity) -> bool:
     return any(m.start <= q.start and q.end <= m.end for m in s.mentions)
 
 
-def _clause_start(s: Sentence, pos: int) -> int:
+def start_of_clause(s: Sentence, pos: int) -> int:
     """Where the clause holding character `pos` begins."""
     if s.clause_breaks is None:
         s.clause_breaks = _clause_breaks(s.text, s.cues)
@@ -134,8 +134,8 @@ def _clause_breaks(text: str, c: Cues) -> list[int]:
     return [m.end() for m in c.clause_break.finditer(text)]
 
 
-def _clause_end(s: Sentence, pos: int) -> int:
+def end_of_clause(s: Sentence, pos: int) -> int:
     """Where the clause holding character `pos` ends: the next clause break ("while", ";")."""
-    _clause_start(s, pos)  # fills s.clause_breaks
+    start_of_clause(s, pos)  # fills s.clause_breaks
     k = bisect_right(s.clause_breaks, pos)
     return s.clause_breaks[k] if k < len(s.clause_breaks) else len(s.text)

@@ -21,18 +21,18 @@ from typing import Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.extract.achievements import _achievements
+from kg.extract.achievements import find_achievements
 from kg.extract.address_cues import address_cues
-from kg.extract.addresses import _addresses
-from kg.extract.evaluations import _evaluations, _evaluations_of_results
-from kg.extract.found_relations import _Relations
-from kg.extract.improvements import _DIGIT, _comparisons, _improvements, _place_gains, _unplaced_gains
-from kg.extract.metric_dataset import _test_datasets
+from kg.extract.addresses import find_addresses
+from kg.extract.evaluations import find_evaluations, evaluations_of_results
+from kg.extract.found_relations import FoundRelations
+from kg.extract.improvements import DIGIT, find_comparisons, find_improvements, place_gains, unplaced_gains
+from kg.extract.metric_dataset import tested_datasets
 from kg.extract.numbers import number_reader
 from kg.extract.relation_cues import Cues, cues
 from kg.extract.relation_sentence import Mention, Sentence, doc_mentions, sentence_view
 from kg.extract.results import result_rules, result_setting
-from kg.extract.subjects import _written_proposal
+from kg.extract.subjects import written_proposal
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 
 
@@ -67,10 +67,10 @@ class RelationFinder:
             proposals.setdefault(main, main)
         starts = [m.tok_start for m in ents]
         any_trigger = c.any_trigger
-        found = _Relations()
+        found = FoundRelations()
         proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
         own_data_at = [(m.start, m.name) for m in ents if m.label == "Dataset" and m.proposed]
-        unplaced: list[tuple[Sentence, dict]] = []  # margins said without a baseline (_unplaced_gains)
+        unplaced: list[tuple[Sentence, dict]] = []  # margins said without a baseline (unplaced_gains)
         named_before = False  # whether the sentence before names a proposal (Sentence.follows_proposal)
         setting = None  # the dataset of the results reported so far (see results.result_setting)
         for bounds in _sentences(doc):
@@ -90,18 +90,18 @@ class RelationFinder:
             s.own_datasets = tuple(dict.fromkeys(name for at, name in own_data_at if at < char_start))
             s.context_dataset, s.result_rules, s.numbers = setting, self.results, self.numbers
             s.address_cues = self.address_cues
-            comparisons = _comparisons(s)
-            _improvements(s, comparisons, found)
-            _achievements(s, comparisons, found)
-            if not comparisons and s.main is not None and _DIGIT.search(s.text):
-                unplaced += _unplaced_gains(s, found)
-            _evaluations(s, comparisons, found)
-            _addresses(s, found)
-            setting = result_setting(s, _test_datasets(s), setting)
+            comparisons = find_comparisons(s)
+            find_improvements(s, comparisons, found)
+            find_achievements(s, comparisons, found)
+            if not comparisons and s.main is not None and DIGIT.search(s.text):
+                unplaced += unplaced_gains(s, found)
+            find_evaluations(s, comparisons, found)
+            find_addresses(s, found)
+            setting = result_setting(s, tested_datasets(s), setting)
             named_before = any(m.proposed and m.label == "Method" for m in s.mentions) \
-                or _written_proposal(s, s.text) is not None
-        _place_gains(unplaced, found)  # after every sentence: the baseline may be named later
-        _evaluations_of_results(found)
+                or written_proposal(s, s.text) is not None
+        place_gains(unplaced, found)  # after every sentence: the baseline may be named later
+        evaluations_of_results(found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc
 

@@ -1,5 +1,5 @@
 """Who a relation of a sentence is about: the subject the rules of every
-relation ask for (`_subject`), and the ways a sentence names the paper's
+relation ask for (`find_subject`), and the ways a sentence names the paper's
 proposal ("our method", "we", "it", a proposal's name where no entity span
 marks it) or compares with another method rather than being about it.
 
@@ -14,17 +14,17 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from kg.extract.relation_sentence import Mention, Sentence, _clause_start
+from kg.extract.relation_sentence import Mention, Sentence, start_of_clause
 
 
-def _refers_to_proposal(s: Sentence, pos: int) -> bool:
+def refers_to_proposal(s: Sentence, pos: int) -> bool:
     """ "our method", "we", "it" before character `pos` of the sentence."""
     c = s.cues
     text = s.text[:pos]
     return bool(c.self_reference.search(text, s.places) or c.it_reference.search(text, s.places))
 
 
-def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
+def find_subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
              compared: bool = False) -> tuple[str | None, float]:
     """Who does what the words at `pos` say, and how sure we are. For a
     comparison (`compared`), earlier work named in the clause ("the previous
@@ -34,7 +34,7 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
     def free(m: Mention) -> bool:
         return all(m.end <= a or m.start >= b for a, b in excluded)
 
-    start = _clause_start(s, pos)
+    start = start_of_clause(s, pos)
     before = [m for m in s.of("Method") if start <= m.start and m.end <= pos and free(m)]
     proposed = [m for m in before if m.proposed]
     if proposed:
@@ -42,7 +42,7 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
     clause = s.text[start:pos]
     # "our method", "we", "it": found once, both to name the proposal and, below, to rule out others.
     refs = [r.end() for r in _self_references(s, clause, start)]
-    written = _written_proposal(s, clause)
+    written = written_proposal(s, clause)
     if written is not None:
         return written, 0.8
     if s.main and refs:
@@ -71,7 +71,7 @@ def _subject(s: Sentence, pos: int, exclude: Iterable[tuple[int, int]] = (),
     whole = [m for m in s.of("Method") if m.end <= pos and m.proposed and free(m)]
     if whole:
         return whole[-1].name, 0.7
-    if s.main and _refers_to_proposal(s, pos) and not _own_subject(s, pos):
+    if s.main and refers_to_proposal(s, pos) and not _own_subject(s, pos):
         return s.main, 0.65
     return None, 0.0
 
@@ -83,7 +83,7 @@ def _own_subject(s: Sentence, pos: int) -> bool:
     not about what "we" made. The opener must stand in the clause of `pos`
     ("we show that our model ..., while improving X over Y" is still ours).
     (A method, "our method" or "the model" there were read before this is asked.)"""
-    start = _clause_start(s, pos)
+    start = start_of_clause(s, pos)
     opened = [m for m in s.cues.subject_clause.finditer(s.text, 0, pos) if m.end() >= start]
     return bool(opened) and bool(_WORD.search(s.text, opened[-1].end(), pos))
 
@@ -103,7 +103,7 @@ def _proposal_by_head(s: Sentence, m: Mention) -> str | None:
     return own.pop() if len(own) == 1 else None
 
 
-def _written_proposal(s: Sentence, clause: str) -> str | None:
+def written_proposal(s: Sentence, clause: str) -> str | None:
     """The proposal whose name `clause` writes last, even where no entity
     span marks it ("Quokkas are more effective than ...")."""
     best, at_best = None, -1
