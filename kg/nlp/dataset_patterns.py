@@ -114,10 +114,7 @@ def named_parts(v: list[Tok], lex: Lexicon, found: list[Candidate]) -> list[Cand
 
 
 def _part_word(tok: Tok, lex: Lexicon) -> bool:
-    t = tok.text
-    if is_name_like(tok, lex):
-        return True
-    return t[:1].isupper() and t.isalpha() and t not in lex.not_names and tok.lower_ not in lex.name_stop_words
+    return is_name_like(tok, lex) or _capital_word(tok, lex)
 
 
 def _name_before_topic(v: list[Tok], cue: Tok, lex: Lexicon) -> list[Candidate]:
