@@ -256,15 +256,15 @@ def find_improvements(s: Sentence, comparisons: list[Comparison], found: FoundRe
         return
     gains = _gains(s)
     groups: dict[int, list[Quantity]] = {i: [] for i in range(len(comparisons))}
-    asides = {i: comp.aside for i, comp in enumerate(comparisons)}
-    for i, aside in asides.items():
-        if aside is not None:
+    for i, comp in enumerate(comparisons):
+        if comp.aside is not None:
             # "a 2.0x speedup on A (a further 7.2% gain over X)": the margin is the aside's own number
-            groups[i] = [q for q in s.quantities if aside[0] < q.start < aside[1] and is_gain(s, q)]
+            groups[i] = [q for q in s.quantities if comp.aside[0] < q.start < comp.aside[1] and is_gain(s, q)]
     for q in gains:
-        if _owned_by_baseline(s, comparisons, q) or any(a is not None and a[0] < q.start < a[1] for a in asides.values()):
+        if _owned_by_baseline(s, comparisons, q) \
+                or any(c.aside is not None and c.aside[0] < q.start < c.aside[1] for c in comparisons):
             continue
-        free = [i for i in range(len(comparisons)) if asides[i] is None]
+        free = [i for i, comp in enumerate(comparisons) if comp.aside is None]
         if not free:
             continue
         nearest = min(free, key=lambda i: _distance(comparisons[i], q, s.text))
@@ -277,9 +277,7 @@ def find_improvements(s: Sentence, comparisons: list[Comparison], found: FoundRe
             rel = {"s": comp.subject, "p": "improvesOver", "o": baseline.name}
             conf = 0.75 if baseline.named else 0.6
             if q is not None:
-                run_end = number_run_end(s, q)
-                rel.update(metric=metric_near(s, q, run_end) or _metric_stated_before(s, q), value=q.value, unit=_gain_unit(s, q, run_end),
-                           dataset=dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), gain=q.gain)
+                rel.update(_margin(s, q, nexts))
                 conf += 0.1
             else:
                 rel.update(metric=_only_metric(s), dataset=_dataset_after(s, comp.end) or _only_dataset(s))
@@ -302,12 +300,19 @@ def unplaced_gains(s: Sentence, found: FoundRelations) -> list[tuple[Sentence, d
             continue
         if subject != s.main and not any(m.proposed and m.name == subject for m in s.mentions):
             continue  # another method's margin: its baseline is not the proposal's
-        nexts = nexts or next_starts(s)
-        run_end = number_run_end(s, q)
-        out.append((s, {"s": subject, "p": "improvesOver", "metric": metric_near(s, q, run_end) or _metric_stated_before(s, q),
-                        "value": q.value, "unit": _gain_unit(s, q, run_end),
-                        "dataset": dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))), "gain": q.gain}))
+        if nexts is None:
+            nexts = next_starts(s)
+        out.append((s, {"s": subject, "p": "improvesOver", **_margin(s, q, nexts)}))
     return out
+
+
+def _margin(s: Sentence, q: Quantity, nexts: dict[int, int]) -> dict:
+    """What a margin `q` of an improvesOver says besides its baseline: its
+    metric, value, unit, dataset and gain (`nexts`: next_starts of `s`)."""
+    run_end = number_run_end(s, q)
+    return {"metric": metric_near(s, q, run_end) or _metric_stated_before(s, q), "value": q.value,
+            "unit": _gain_unit(s, q, run_end), "dataset": dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text))),
+            "gain": q.gain}
 
 
 def place_gains(unplaced: list[tuple[Sentence, dict]], found: FoundRelations) -> None:
