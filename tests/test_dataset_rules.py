@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from kg.nlp.lexicon import lexicon
+
 from entity_helpers import entities
 
 
@@ -138,6 +140,12 @@ def test_a_language_alone_before_a_dataset_word_is_no_dataset_name(nlp):
 ])
 def test_an_evaluation_campaign_with_its_year_is_a_dataset(nlp, text, name):
     assert (name, "Dataset") in entities(nlp, text)
+
+
+@pytest.mark.parametrize("part", sorted(lexicon().patterns.event_parts))
+def test_each_event_part_and_its_number_belong_to_the_campaign(nlp, part):
+    name = f"Possum 2030 Echo Challenge {part} 3"
+    assert (name, "Dataset") in entities(nlp, f"It was ranked in the {name} by the organisers.")
 
 
 @pytest.mark.parametrize("text", [

@@ -87,7 +87,7 @@ def event_names(v: list[Tok], lex: Lexicon, cues: list[int]) -> list[Candidate]:
         if titled:
             if end < cue.sent_end and shapes.year.match(v[end].text):
                 end += 1
-            if end + 1 < cue.sent_end and v[end].text in ("Task", "Track") \
+            if end + 1 < cue.sent_end and v[end].text in shapes.event_parts \
                     and shapes.version_number.match(v[end + 1].text):
                 end += 2
         out.append(Candidate(k + 1, end, "Dataset", "cue"))

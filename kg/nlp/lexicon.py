@@ -61,6 +61,7 @@ class EntityPatterns:
     long_form_skipped_words: frozenset[str]
     not_name_prefixes: tuple[str, ...]
     event_words: frozenset[str]
+    event_parts: frozenset[str]
     model_variant_words: frozenset[str]
 
 
