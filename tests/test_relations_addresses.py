@@ -63,6 +63,23 @@ def test_a_method_written_as_its_abbreviation_before_to_addresses_each_listed_ta
     assert found == {("convolutional networks", "audio tagging"), ("convolutional networks", "speech recognition")}
 
 
+@pytest.mark.parametrize("lead_in", ["When run on long inputs, ", "For short clauses, ", "Compared to older parsers, "])
+def test_a_method_after_a_lead_in_phrase_opens_its_clause(nlp, lead_in):
+    # The lead-in ends at its comma: the method after it is the subject of the purpose that follows.
+    found = addresses(nlp, PROPOSAL + lead_in + "the FooParse tagger builds span tables for clause merging.",
+                      {"QuillNet": "Method", "FooParse": "Method", "clause segmentation": "Task",
+                       "clause merging": "Task"}, proposed=("QuillNet",))
+    assert ("FooParse", "clause merging") in found
+
+
+def test_a_lead_in_phrase_needs_its_comma(nlp):
+    # Without the comma the method stands inside the opening phrase: not the subject of the clause.
+    found = addresses(nlp, PROPOSAL + "When the FooParse tagger builds span tables it helps clause merging.",
+                      {"QuillNet": "Method", "FooParse": "Method", "clause segmentation": "Task",
+                       "clause merging": "Task"}, proposed=("QuillNet",))
+    assert ("FooParse", "clause merging") not in found
+
+
 def test_the_examples_of_a_class_address_its_task(nlp):
     found = addresses(nlp, "Pretrained rankers, such as BERT and T5, are strong at passage ranking.",
                       {"BERT": "Method", "T5": "Method", "passage ranking": "Task"})

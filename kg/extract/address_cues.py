@@ -15,6 +15,7 @@ from kg.nlp.task_contexts import cue_words, means_before
 @dataclass(frozen=True)
 class AddressCues:
     opening: re.Pattern  # the text before a method that opens its clause: only clause_openers
+    lead_in: re.Pattern  # a sentence's opening phrase up to its comma, then clause_openers: "When applied to passages, "
     purpose: re.Pattern  # the text between a method and its task: "for", "(DS) for the"
     joint: re.Pattern  # the text between two items of a list: ", ", " and ", ", or "; a class and its example: ", such as "
     examples: re.Pattern  # the text before the first example of a class: "Pretrained rankers, such as "
@@ -41,6 +42,7 @@ def _address_cues(extra: tuple[str, ...]) -> AddressCues:
     openers = rf"[\s,]*(?:{cue_words(data['clause_openers'])}\b[\s,]*)*"
     return AddressCues(
         opening=re.compile(openers, re.I),
+        lead_in=re.compile(rf"\s*{cue_words(data['lead_in_openers'])}\b[^,;:()]{{0,80}}?,{openers}", re.I),
         # An abbreviation in brackets may stand between the method and the link word; a method
         # written as that abbreviation ends before its closing bracket.
         # "QuillNet, a fast parser for": an apposition of a few words may describe the method first.

@@ -75,7 +75,8 @@ def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> li
     if not before:
         return _finding_subject(s, t, c) if s.main is None else []
     first_task = _first_listed_task(s, t, c)
-    if c.opening.fullmatch(s.text, start, before[0].start) or c.examples.fullmatch(s.text, start, before[0].start):
+    if c.opening.fullmatch(s.text, start, before[0].start) or c.examples.fullmatch(s.text, start, before[0].start) \
+            or (start == 0 and c.lead_in.fullmatch(s.text, 0, before[0].start)):
         if not purpose_only or c.purpose_before.search(s.text, start, first_task.start):
             return [m.name for m in _listed(s, before, c)]
     if c.purpose.fullmatch(s.text, before[-1].end, first_task.start):
