@@ -202,3 +202,20 @@ def test_a_task_named_outside_a_list_of_uses_is_still_addressed(nlp):
                       {"QuillNet": "Method", "span retrieval": "Task", "clause segmentation": "Task"},
                       proposed=("QuillNet",))
     assert ("QuillNet", "span retrieval") in found
+
+
+# -- absence_links: a task the method does without ----------------------------------------
+@pytest.mark.parametrize("link", sorted(rules.load("addresses")["absence_links"]))
+def test_a_task_the_method_does_without_is_not_addressed(nlp, link):
+    found = addresses(nlp, PROPOSAL + f"QuillNet parses long clauses {link} span retrieval or clause merging.",
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause merging": "Task",
+                       "clause segmentation": "Task"}, proposed=("QuillNet",))
+    assert ("QuillNet", "clause segmentation") in found
+    assert ("QuillNet", "span retrieval") not in found and ("QuillNet", "clause merging") not in found
+
+
+def test_a_task_after_an_absence_link_elsewhere_in_the_sentence_is_still_addressed(nlp):
+    found = addresses(nlp, PROPOSAL + "Without any tuning, QuillNet is strong at span retrieval.",
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause segmentation": "Task"},
+                      proposed=("QuillNet",))
+    assert ("QuillNet", "span retrieval") in found

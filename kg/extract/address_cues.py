@@ -29,6 +29,7 @@ class AddressCues:
     finding: re.Pattern  # the start of a sentence on where results were found: "Extensive experiments on "
     means: re.Pattern  # the end of the text before a task that names a means of the method: "FooNet fuses "
     uses: re.Pattern  # the end of the text before a list of downstream uses: "applications such as "
+    absent: re.Pattern  # the end of the text before a task the method does without: "without explicit "
 
 
 def address_cues(extra: Iterable[str] = ()) -> AddressCues:
@@ -64,6 +65,7 @@ def _address_cues(extra: tuple[str, ...]) -> AddressCues:
         finding=re.compile(rf"{openers}(?:[\w-]+\s+){{0,2}}?{cue_words(data['finding_openers'])}\s", re.I),
         means=means_before(extra),
         uses=re.compile(rf"\b{cue_words(data['use_links'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
+        absent=re.compile(rf"\b{cue_words(data['absence_links'])}\s+(?:(?:the|a|an|any)\s+)?(?:[\w-]+\s+)?$", re.I),
         study=re.compile(rf"\b{_study_openers(data['study_openers'])}\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
     )
 

@@ -17,8 +17,10 @@ def find_addresses(s: Sentence, found: FoundRelations) -> None:
     c = s.address_cues or address_cues()
     for t in s.of("Task"):
         first = _first_listed_task(s, t, c).start
-        if c.means.search(s.text, 0, first) or c.uses.search(s.text, 0, first):
-            continue  # "FooNet fuses span retrieval", "applications such as web search": not what it addresses
+        if c.means.search(s.text, 0, first) or c.uses.search(s.text, 0, first) or c.absent.search(s.text, 0, first):
+            # "FooNet fuses span retrieval", "applications such as web search", "without domain adaptation":
+            # not what it addresses
+            continue
         for example in _class_examples(s, t):
             found.add(s, {"s": example, "p": "addresses", "o": t.name}, 0.42)
         if about_others:
