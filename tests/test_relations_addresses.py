@@ -103,6 +103,14 @@ def test_the_methods_a_paper_studies_address_the_tasks_of_the_sentence(nlp):
     assert found == {("FooLM", "stance prediction"), ("BarLM", "stance prediction")}
 
 
+def test_our_method_with_a_word_before_its_name_is_the_papers_own(nlp):
+    # Nothing is proposed by name: "our" and one lower-case word before a method make it the paper's.
+    found = addresses(nlp, "Diffusion parsers are slow. Experiments show that our staged FooDiff parsers improve "
+                           "clause merging.",
+                      {"FooDiff": "Method", "clause merging": "Task"})
+    assert found == {("FooDiff", "clause merging")}
+
+
 def test_a_method_named_after_the_tasks_is_not_studied_for_them(nlp):
     found = addresses(nlp, "We study stance prediction and compare FooLM with two baselines.",
                       {"FooLM": "Method", "stance prediction": "Task"})
