@@ -63,6 +63,23 @@ def test_a_method_written_as_its_abbreviation_before_to_addresses_each_listed_ta
     assert found == {("convolutional networks", "audio tagging"), ("convolutional networks", "speech recognition")}
 
 
+@pytest.mark.parametrize("lead_in", ["When run on long inputs, ", "For short clauses, ", "Compared to older parsers, "])
+def test_a_method_after_a_lead_in_phrase_opens_its_clause(nlp, lead_in):
+    # The lead-in ends at its comma: the method after it is the subject of the purpose that follows.
+    found = addresses(nlp, PROPOSAL + lead_in + "the FooParse tagger builds span tables for clause merging.",
+                      {"QuillNet": "Method", "FooParse": "Method", "clause segmentation": "Task",
+                       "clause merging": "Task"}, proposed=("QuillNet",))
+    assert ("FooParse", "clause merging") in found
+
+
+def test_a_lead_in_phrase_needs_its_comma(nlp):
+    # Without the comma the method stands inside the opening phrase: not the subject of the clause.
+    found = addresses(nlp, PROPOSAL + "When the FooParse tagger builds span tables it helps clause merging.",
+                      {"QuillNet": "Method", "FooParse": "Method", "clause segmentation": "Task",
+                       "clause merging": "Task"}, proposed=("QuillNet",))
+    assert ("FooParse", "clause merging") not in found
+
+
 def test_the_examples_of_a_class_address_its_task(nlp):
     found = addresses(nlp, "Pretrained rankers, such as BERT and T5, are strong at passage ranking.",
                       {"BERT": "Method", "T5": "Method", "passage ranking": "Task"})
@@ -84,6 +101,14 @@ def test_the_methods_a_paper_studies_address_the_tasks_of_the_sentence(nlp):
     found = addresses(nlp, "We further audit the FooLM and BarLM models on stance prediction.",
                       {"FooLM": "Method", "BarLM": "Method", "stance prediction": "Task"})
     assert found == {("FooLM", "stance prediction"), ("BarLM", "stance prediction")}
+
+
+def test_our_method_with_a_word_before_its_name_is_the_papers_own(nlp):
+    # Nothing is proposed by name: "our" and one lower-case word before a method make it the paper's.
+    found = addresses(nlp, "Diffusion parsers are slow. Experiments show that our staged FooDiff parsers improve "
+                           "clause merging.",
+                      {"FooDiff": "Method", "clause merging": "Task"})
+    assert found == {("FooDiff", "clause merging")}
 
 
 def test_a_method_named_after_the_tasks_is_not_studied_for_them(nlp):
@@ -182,6 +207,23 @@ def test_tasks_listed_as_downstream_uses_are_not_addressed(nlp, link):
 
 def test_a_task_named_outside_a_list_of_uses_is_still_addressed(nlp):
     found = addresses(nlp, "Such parses serve several applications. They help span retrieval. " + PROPOSAL,
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause segmentation": "Task"},
+                      proposed=("QuillNet",))
+    assert ("QuillNet", "span retrieval") in found
+
+
+# -- absence_links: a task the method does without ----------------------------------------
+@pytest.mark.parametrize("link", sorted(rules.load("addresses")["absence_links"]))
+def test_a_task_the_method_does_without_is_not_addressed(nlp, link):
+    found = addresses(nlp, PROPOSAL + f"QuillNet parses long clauses {link} span retrieval or clause merging.",
+                      {"QuillNet": "Method", "span retrieval": "Task", "clause merging": "Task",
+                       "clause segmentation": "Task"}, proposed=("QuillNet",))
+    assert ("QuillNet", "clause segmentation") in found
+    assert ("QuillNet", "span retrieval") not in found and ("QuillNet", "clause merging") not in found
+
+
+def test_a_task_after_an_absence_link_elsewhere_in_the_sentence_is_still_addressed(nlp):
+    found = addresses(nlp, PROPOSAL + "Without any tuning, QuillNet is strong at span retrieval.",
                       {"QuillNet": "Method", "span retrieval": "Task", "clause segmentation": "Task"},
                       proposed=("QuillNet",))
     assert ("QuillNet", "span retrieval") in found

@@ -15,6 +15,7 @@ from kg.nlp.task_contexts import cue_words, means_before
 @dataclass(frozen=True)
 class AddressCues:
     opening: re.Pattern  # the text before a method that opens its clause: only clause_openers
+    lead_in: re.Pattern  # a sentence's opening phrase up to its comma, then clause_openers: "When applied to passages, "
     purpose: re.Pattern  # the text between a method and its task: "for", "(DS) for the"
     joint: re.Pattern  # the text between two items of a list: ", ", " and ", ", or "; a class and its example: ", such as "
     examples: re.Pattern  # the text before the first example of a class: "Pretrained rankers, such as "
@@ -28,6 +29,7 @@ class AddressCues:
     finding: re.Pattern  # the start of a sentence on where results were found: "Extensive experiments on "
     means: re.Pattern  # the end of the text before a task that names a means of the method: "FooNet fuses "
     uses: re.Pattern  # the end of the text before a list of downstream uses: "applications such as "
+    absent: re.Pattern  # the end of the text before a task the method does without: "without explicit "
 
 
 def address_cues(extra: Iterable[str] = ()) -> AddressCues:
@@ -41,6 +43,7 @@ def _address_cues(extra: tuple[str, ...]) -> AddressCues:
     openers = rf"[\s,]*(?:{cue_words(data['clause_openers'])}\b[\s,]*)*"
     return AddressCues(
         opening=re.compile(openers, re.I),
+        lead_in=re.compile(rf"\s*{cue_words(data['lead_in_openers'])}\b[^,;:()]{{0,80}}?,{openers}", re.I),
         # An abbreviation in brackets may stand between the method and the link word; a method
         # written as that abbreviation ends before its closing bracket.
         # "QuillNet, a fast parser for": an apposition of a few words may describe the method first.
@@ -62,6 +65,7 @@ def _address_cues(extra: tuple[str, ...]) -> AddressCues:
         finding=re.compile(rf"{openers}(?:[\w-]+\s+){{0,2}}?{cue_words(data['finding_openers'])}\s", re.I),
         means=means_before(extra),
         uses=re.compile(rf"\b{cue_words(data['use_links'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
+        absent=re.compile(rf"\b{cue_words(data['absence_links'])}\s+(?:(?:the|a|an|any)\s+)?(?:[\w-]+\s+)?$", re.I),
         study=re.compile(rf"\b{_study_openers(data['study_openers'])}\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
     )
 

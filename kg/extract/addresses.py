@@ -17,8 +17,10 @@ def find_addresses(s: Sentence, found: FoundRelations) -> None:
     c = s.address_cues or address_cues()
     for t in s.of("Task"):
         first = _first_listed_task(s, t, c).start
-        if c.means.search(s.text, 0, first) or c.uses.search(s.text, 0, first):
-            continue  # "FooNet fuses span retrieval", "applications such as web search": not what it addresses
+        if c.means.search(s.text, 0, first) or c.uses.search(s.text, 0, first) or c.absent.search(s.text, 0, first):
+            # "FooNet fuses span retrieval", "applications such as web search", "without domain adaptation":
+            # not what it addresses
+            continue
         for example in _class_examples(s, t):
             found.add(s, {"s": example, "p": "addresses", "o": t.name}, 0.42)
         if about_others:
@@ -75,7 +77,8 @@ def _methods_for_task(s: Sentence, t: Mention, purpose_only: bool = False) -> li
     if not before:
         return _finding_subject(s, t, c) if s.main is None else []
     first_task = _first_listed_task(s, t, c)
-    if c.opening.fullmatch(s.text, start, before[0].start) or c.examples.fullmatch(s.text, start, before[0].start):
+    if c.opening.fullmatch(s.text, start, before[0].start) or c.examples.fullmatch(s.text, start, before[0].start) \
+            or (start == 0 and c.lead_in.fullmatch(s.text, 0, before[0].start)):
         if not purpose_only or c.purpose_before.search(s.text, start, first_task.start):
             return [m.name for m in _listed(s, before, c)]
     if c.purpose.fullmatch(s.text, before[-1].end, first_task.start):

@@ -323,7 +323,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
             rf"\b{_alt(definite)}\s+(?!{_alt(data['baseline_modifiers'] + data['definite_not_modifiers'])}\b)"
             rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!{_alt(data['definite_not_before'])}\b)",
             definite),
-        own_before_name=re.compile(rf"\b{_alt(data['own_before_name'])}\s+$", re.I),
+        # "our asynchronous diffusion models": one lower-case word may describe the paper's own method first.
+        own_before_name=re.compile(rf"\b{_alt(data['own_before_name'])}\s+(?-i:[a-z][\w-]*\s+)?$", re.I),
         determiner_before=re.compile(rf"\b{_alt(definite)}\s+$", re.I),
         method_noun_after=re.compile(rf"\s+{_alt(data['method_nouns'])}s?\b", re.I),
         sentence_opener=re.compile(rf"^\s*(?:{_alt(data['sentence_openers'])},?\s+)?$", re.I),
