@@ -246,6 +246,8 @@ def _phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, start: int, head_l
     # Words in -ing count here ("dune mapping", "sorting long lists"): after a cue, they name the work.
     while j < sent_end and j - start < 5 and (_word_ok(v[j], lex, head_lower) or _is_gerund(v[j].text)
                                              and v[j].lower_ not in lex.name_stop_words):
+        if j > start and v[j].lower_ in lex.task_cues:
+            break  # "image recognition and scientific computing benchmarks": the cue closes the name
         j += 1
     if j == start or j == start + 1 and _is_gerund(v[start].text) and j < sent_end and v[j].lower_ in ("and", "or"):
         return start  # nothing, or a verb with its object to come ("identifying and erasing X")
