@@ -153,6 +153,17 @@ def test_a_listed_phrase_before_the_task_counts_too(nlp) -> None:
     assert {"crater counting", "dune digitization"} <= found
 
 
+@pytest.mark.parametrize("cue", ["benchmarks", "tasks", "problems"])
+def test_a_listed_phrase_ends_before_the_task_cue_after_it(nlp, cue) -> None:
+    # The cue after the last item closes that item's name; it is no part of it.
+    found = tasks(nlp, f"DuneNet does well on a range of crater detection and slope computing {cue}.")
+    assert {"crater detection", "slope computing"} <= found
+
+
+def test_view_may_stand_inside_a_task_name(nlp) -> None:
+    assert "lunar view synthesis" in tasks(nlp, "DuneNet is a system for lunar view synthesis from orbit.")
+
+
 def test_a_listed_word_that_names_no_work_or_a_verb_is_not_a_task(nlp) -> None:
     found = tasks(nlp, "We study question answering, geology and maps, suggesting that sand moves.")
     assert not {"geology", "maps", "suggesting"} & found
