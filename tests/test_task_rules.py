@@ -468,3 +468,14 @@ def test_a_word_added_to_means_links_by_a_rules_file_drops_the_task(nlp, tmp_pat
 def test_a_task_phrase_before_a_part_noun_is_no_task(nlp, noun) -> None:
     assert "language modeling" not in tasks(nlp, f"DuneNet adds a language modeling {noun} to the encoder.")
     assert "language modeling" in tasks(nlp, "DuneNet is a system for language modeling on dune logs.")
+
+
+# -- recast_before: "as a classification problem" ---------------------------------------------------
+@pytest.mark.parametrize("cue", sorted(_TC["cues_after"]))
+def test_the_kind_of_problem_a_paper_recasts_its_own_as_is_no_task(nlp, cue) -> None:
+    found = tasks(nlp, f"DuneNet casts dune routing as a classification {cue} and as an anomaly detection {cue}.")
+    assert not found & {"classification", "anomaly detection"}
+
+
+def test_the_same_task_word_elsewhere_stays(nlp) -> None:
+    assert "anomaly detection" in tasks(nlp, "DuneNet is a system for anomaly detection on dune logs.")
