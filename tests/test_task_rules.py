@@ -479,3 +479,10 @@ def test_the_kind_of_problem_a_paper_recasts_its_own_as_is_no_task(nlp, cue) -> 
 
 def test_the_same_task_word_elsewhere_stays(nlp) -> None:
     assert "anomaly detection" in tasks(nlp, "DuneNet is a system for anomaly detection on dune logs.")
+
+
+# -- an abbreviation in brackets inside a task said with a verb ----------------------------------
+def test_an_abbreviation_inside_the_object_of_a_task_verb_stays_in_it(nlp) -> None:
+    # A generic acronym of the lexicon's not_names (no name of its own) in brackets after a word of the object.
+    found = tasks(nlp, "DuneNet is a method for detecting out-of-distribution (OOD) dunes in radar maps.")
+    assert "detecting out-of-distribution (OOD) dunes" in found

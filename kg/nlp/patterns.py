@@ -547,8 +547,17 @@ def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, en
     """The end of up to `limit` content words from `start` (before `end`), none of them in `ends`;
     words of `adjectives` count as content words though names leave them out ("large language models")."""
     j = start
-    while j < end and j - start < limit and (_word_ok(v[j], lex, True) or v[j].lower_ in adjectives) \
-            and v[j].lower_ not in ends:
+    skipped = 0
+    while j < end and j - start - skipped < limit:
+        if j > start and j + 2 < end and v[j].text == "(" and v[j + 2].text == ")" and v[j + 1].text in lex.not_names \
+                and j + 3 < end and (_word_ok(v[j + 3], lex, True) or v[j + 3].lower_ in adjectives) \
+                and v[j + 3].lower_ not in ends:
+            # "detecting out-of-distribution (OOD) images": a generic acronym of a word inside the object
+            j += 3
+            skipped += 3
+            continue
+        if not (_word_ok(v[j], lex, True) or v[j].lower_ in adjectives) or v[j].lower_ in ends:
+            break
         j += 1
     return j
 
