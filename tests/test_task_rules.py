@@ -486,3 +486,15 @@ def test_an_abbreviation_inside_the_object_of_a_task_verb_stays_in_it(nlp) -> No
     # A generic acronym of the lexicon's not_names (no name of its own) in brackets after a word of the object.
     found = tasks(nlp, "DuneNet is a method for detecting out-of-distribution (OOD) dunes in radar maps.")
     assert "detecting out-of-distribution (OOD) dunes" in found
+
+
+# -- a task named inside a method's name: "Inverse Prompt for AI Detection" ----------------------
+def test_a_method_named_as_a_tool_for_a_task_holds_that_task(nlp) -> None:
+    doc = nlp("We propose DMCC (Dune Mapper for Crater Counting), a new system.")
+    methods = {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Method"}
+    assert "Dune Mapper for Crater Counting" in methods
+    assert "Crater Counting" in tasks(nlp, "We propose DMCC (Dune Mapper for Crater Counting), a new system.")
+
+
+def test_a_method_name_after_for_that_names_no_work_holds_no_task(nlp) -> None:
+    assert not tasks(nlp, "We propose DMMR (Dune Mapper for Mars Rovers), a new system.")
