@@ -247,7 +247,7 @@ def _phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, start: int, head_l
     while j < sent_end and j - start < 5 and (_word_ok(v[j], lex, head_lower) or _is_gerund(v[j].text)
                                              and v[j].lower_ not in lex.name_stop_words):
         if j > start and v[j].lower_ in lex.task_cues:
-            break  # "image recognition and scientific computing benchmarks": the cue closes the name
+            break  # "crater detection and slope computing benchmarks": the cue closes the name
         j += 1
     if j == start or j == start + 1 and _is_gerund(v[start].text) and j < sent_end and v[j].lower_ in ("and", "or"):
         return start  # nothing, or a verb with its object to come ("identifying and erasing X")
@@ -387,8 +387,8 @@ def _drop_parts(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
 
 
 def _drop_recast(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
-    """ "casts the routing choice as a classification problem", "formulated as a
-    meta-learning task": the kind of problem a paper recasts its own as
+    """ "casts dune routing as a classification problem", "framed as a ranking
+    task": the kind of problem a paper recasts its own as
     (after a word sequence of tc.recast_before, before a word of
     tc.cues_after) is its method's form, no task of the paper; such task
     phrases, known or not, are dropped."""
@@ -552,7 +552,7 @@ def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, en
         if j > start and j + 2 < end and v[j].text == "(" and v[j + 2].text == ")" and v[j + 1].text in lex.not_names \
                 and j + 3 < end and (_word_ok(v[j + 3], lex, True) or v[j + 3].lower_ in adjectives) \
                 and v[j + 3].lower_ not in ends:
-            # "detecting out-of-distribution (OOD) images": a generic acronym of a word inside the object
+            # "segmenting brain (MRI) scans": a generic acronym of a word inside the object
             j += 3
             skipped += 3
             continue

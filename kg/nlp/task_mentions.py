@@ -68,8 +68,8 @@ def means_only_tasks(entities: list[Entity], text: str, means: re.Pattern, join:
 
 
 def tasks_in_method_names(entities: list[Entity], v: list[Tok], text: str, lex: Lexicon) -> list[Entity]:
-    """ "IPAD (Inverse Prompt for AI Detection)", "a Two-Stage Framework for
-    Structured Pruning": a method named as a tool "for" a task holds the
+    """ "DMCC (Dune Mapper for Crater Counting)", "a Sparse Probe Framework for
+    Slope Estimation": a method named as a tool "for" a task holds the
     task's name after "for" (tc.verb_tool_links), when it ends in a word
     that names work; that task is found beside the method."""
     tc = task_contexts()
