@@ -164,6 +164,10 @@ def test_view_may_stand_inside_a_task_name(nlp) -> None:
     assert "lunar view synthesis" in tasks(nlp, "DuneNet is a system for lunar view synthesis from orbit.")
 
 
+def test_long_may_open_a_task_name(nlp) -> None:
+    assert "long dune log summarization" in tasks(nlp, "DuneNet is a system for long dune log summarization.")
+
+
 def test_a_listed_word_that_names_no_work_or_a_verb_is_not_a_task(nlp) -> None:
     found = tasks(nlp, "We study question answering, geology and maps, suggesting that sand moves.")
     assert not {"geology", "maps", "suggesting"} & found
