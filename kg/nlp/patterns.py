@@ -386,13 +386,13 @@ def _drop_parts(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
     found[:] = [c for c in found if c.label != "Task" or c.end >= len(v) or v[c.end].lower_ not in tc.part_nouns]
 
 
-def _drop_recast(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
+def _drop_recast(doc: Doc, v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
     """ "casts dune routing as a classification problem", "framed as a ranking
     task": the kind of problem a paper recasts its own as
     (after a word sequence of tc.recast_before, before a word of
     tc.cues_after) is its method's form, no task of the paper; such task
     phrases, known or not, are dropped."""
-    lowers = [t.lower_ for t in v]
+    lowers = view_columns(doc)[1]
     found[:] = [c for c in found if c.label != "Task" or c.end >= len(v) or lowers[c.end] not in tc.cues_after
                 or not ends_with(lowers, c.start, tc.recast_before)]
 
@@ -820,7 +820,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     _drop_fields(doc, v, found, tc)
     _drop_modifiers(doc, v, lex, tc, found)
     _drop_parts(v, found, tc)
-    _drop_recast(v, found, tc)
+    _drop_recast(doc, v, found, tc)
     found += _gerund_candidates(doc, v, lex, tc)
     found += _tool_purposes(doc, v, lex, tc)
     found += _apposed_tool_tasks(doc, v, lex, tc)
