@@ -153,6 +153,21 @@ def test_a_listed_phrase_before_the_task_counts_too(nlp) -> None:
     assert {"crater counting", "dune digitization"} <= found
 
 
+@pytest.mark.parametrize("cue", ["benchmarks", "tasks", "problems"])
+def test_a_listed_phrase_ends_before_the_task_cue_after_it(nlp, cue) -> None:
+    # The cue after the last item closes that item's name; it is no part of it.
+    found = tasks(nlp, f"DuneNet does well on a range of crater detection and slope computing {cue}.")
+    assert {"crater detection", "slope computing"} <= found
+
+
+def test_view_may_stand_inside_a_task_name(nlp) -> None:
+    assert "lunar view synthesis" in tasks(nlp, "DuneNet is a system for lunar view synthesis from orbit.")
+
+
+def test_long_may_open_a_task_name(nlp) -> None:
+    assert "long dune log summarization" in tasks(nlp, "DuneNet is a system for long dune log summarization.")
+
+
 def test_a_listed_word_that_names_no_work_or_a_verb_is_not_a_task(nlp) -> None:
     found = tasks(nlp, "We study question answering, geology and maps, suggesting that sand moves.")
     assert not {"geology", "maps", "suggesting"} & found
@@ -457,3 +472,33 @@ def test_a_word_added_to_means_links_by_a_rules_file_drops_the_task(nlp, tmp_pat
 def test_a_task_phrase_before_a_part_noun_is_no_task(nlp, noun) -> None:
     assert "language modeling" not in tasks(nlp, f"DuneNet adds a language modeling {noun} to the encoder.")
     assert "language modeling" in tasks(nlp, "DuneNet is a system for language modeling on dune logs.")
+
+
+# -- recast_before: "as a classification problem" ---------------------------------------------------
+@pytest.mark.parametrize("cue", sorted(_TC["cues_after"]))
+def test_the_kind_of_problem_a_paper_recasts_its_own_as_is_no_task(nlp, cue) -> None:
+    found = tasks(nlp, f"DuneNet casts dune routing as a classification {cue} and as an anomaly detection {cue}.")
+    assert not found & {"classification", "anomaly detection"}
+
+
+def test_the_same_task_word_elsewhere_stays(nlp) -> None:
+    assert "anomaly detection" in tasks(nlp, "DuneNet is a system for anomaly detection on dune logs.")
+
+
+# -- an abbreviation in brackets inside a task said with a verb ----------------------------------
+def test_an_abbreviation_inside_the_object_of_a_task_verb_stays_in_it(nlp) -> None:
+    # A generic acronym of the lexicon's not_names (no name of its own) in brackets after a word of the object.
+    found = tasks(nlp, "DuneNet is a method for detecting out-of-distribution (OOD) dunes in radar maps.")
+    assert "detecting out-of-distribution (OOD) dunes" in found
+
+
+# -- a task named inside a method's name: "Inverse Prompt for AI Detection" ----------------------
+def test_a_method_named_as_a_tool_for_a_task_holds_that_task(nlp) -> None:
+    doc = nlp("We propose DMCC (Dune Mapper for Crater Counting), a new system.")
+    methods = {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Method"}
+    assert "Dune Mapper for Crater Counting" in methods
+    assert "Crater Counting" in tasks(nlp, "We propose DMCC (Dune Mapper for Crater Counting), a new system.")
+
+
+def test_a_method_name_after_for_that_names_no_work_holds_no_task(nlp) -> None:
+    assert not tasks(nlp, "We propose DMMR (Dune Mapper for Mars Rovers), a new system.")

@@ -25,7 +25,8 @@ from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
 from kg.nlp.task_contexts import list_join, means_before
-from kg.nlp.task_mentions import is_task_pair, means_only_tasks, narrowed_task_names, task_after_pair
+from kg.nlp.task_mentions import (is_task_pair, means_only_tasks, narrowed_task_names, task_after_pair,
+                                  tasks_in_method_names)
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 SPAN_KEY = "entities"
@@ -300,6 +301,7 @@ def settle_entities(doc: Doc, lex: Lexicon, means: re.Pattern | None = None, joi
                               canonical=c.canonical, exact_match=c.exact_match or None, source=c.source))
     settled = narrowed_task_names(settled, fold_name)
     settled = means_only_tasks(settled, text, means or means_before(), join or list_join())
+    settled = tasks_in_method_names(settled, v, text, lex)
     _write_entities(doc, settled)
     doc._.proposed_name = _main_proposal_name(settled, text)
     return doc

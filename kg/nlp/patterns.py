@@ -246,6 +246,8 @@ def _phrase_end(v: list[Tok], lex: Lexicon, tc: TaskContexts, start: int, head_l
     # Words in -ing count here ("dune mapping", "sorting long lists"): after a cue, they name the work.
     while j < sent_end and j - start < 5 and (_word_ok(v[j], lex, head_lower) or _is_gerund(v[j].text)
                                              and v[j].lower_ not in lex.name_stop_words):
+        if j > start and v[j].lower_ in lex.task_cues:
+            break  # "crater detection and slope computing benchmarks": the cue closes the name
         j += 1
     if j == start or j == start + 1 and _is_gerund(v[start].text) and j < sent_end and v[j].lower_ in ("and", "or"):
         return start  # nothing, or a verb with its object to come ("identifying and erasing X")
@@ -382,6 +384,17 @@ def _drop_parts(v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
     head": a task phrase, known or not, before a noun of a model's part
     (tc.part_nouns) names that part's job in training, no task of the paper."""
     found[:] = [c for c in found if c.label != "Task" or c.end >= len(v) or v[c.end].lower_ not in tc.part_nouns]
+
+
+def _drop_recast(doc: Doc, v: list[Tok], found: list[Candidate], tc: TaskContexts) -> None:
+    """ "casts dune routing as a classification problem", "framed as a ranking
+    task": the kind of problem a paper recasts its own as
+    (after a word sequence of tc.recast_before, before a word of
+    tc.cues_after) is its method's form, no task of the paper; such task
+    phrases, known or not, are dropped."""
+    lowers = view_columns(doc)[1]
+    found[:] = [c for c in found if c.label != "Task" or c.end >= len(v) or lowers[c.end] not in tc.cues_after
+                or not ends_with(lowers, c.start, tc.recast_before)]
 
 
 @lru_cache(maxsize=16)
@@ -534,8 +547,17 @@ def _object_end(v: list[Tok], lex: Lexicon, start: int, end: int, limit: int, en
     """The end of up to `limit` content words from `start` (before `end`), none of them in `ends`;
     words of `adjectives` count as content words though names leave them out ("large language models")."""
     j = start
-    while j < end and j - start < limit and (_word_ok(v[j], lex, True) or v[j].lower_ in adjectives) \
-            and v[j].lower_ not in ends:
+    skipped = 0
+    while j < end and j - start - skipped < limit:
+        if j > start and j + 2 < end and v[j].text == "(" and v[j + 2].text == ")" and v[j + 1].text in lex.not_names \
+                and j + 3 < end and (_word_ok(v[j + 3], lex, True) or v[j + 3].lower_ in adjectives) \
+                and v[j + 3].lower_ not in ends:
+            # "segmenting brain (MRI) scans": a generic acronym of a word inside the object
+            j += 3
+            skipped += 3
+            continue
+        if not (_word_ok(v[j], lex, True) or v[j].lower_ in adjectives) or v[j].lower_ in ends:
+            break
         j += 1
     return j
 
@@ -798,6 +820,7 @@ def find_pattern_entities(doc: Doc, lex: Lexicon, tc: TaskContexts | None = None
     _drop_fields(doc, v, found, tc)
     _drop_modifiers(doc, v, lex, tc, found)
     _drop_parts(v, found, tc)
+    _drop_recast(doc, v, found, tc)
     found += _gerund_candidates(doc, v, lex, tc)
     found += _tool_purposes(doc, v, lex, tc)
     found += _apposed_tool_tasks(doc, v, lex, tc)

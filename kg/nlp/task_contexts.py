@@ -43,6 +43,7 @@ class TaskContexts:
     object_adjectives: frozenset[str]
     not_tasks_alone: frozenset[str]
     part_nouns: frozenset[str]
+    recast_before: frozenset[tuple[str, ...]]  # word sequences, lower case
 
 
 def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:

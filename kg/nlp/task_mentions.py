@@ -67,6 +67,29 @@ def means_only_tasks(entities: list[Entity], text: str, means: re.Pattern, join:
     return [e for e in entities if not (e.label == "Task" and e.name in gone)] if gone else entities
 
 
+def tasks_in_method_names(entities: list[Entity], v: list[Tok], text: str, lex: Lexicon) -> list[Entity]:
+    """ "DMCC (Dune Mapper for Crater Counting)", "a Sparse Probe Framework for
+    Slope Estimation": a method named as a tool "for" a task holds the
+    task's name after "for" (tc.verb_tool_links), when it ends in a word
+    that names work; that task is found beside the method."""
+    tc = task_contexts()
+    out = []
+    for e in entities:
+        out.append(e)
+        if e.label != "Method" or e.end - e.start < 3:
+            continue
+        links = [k for k in range(e.start + 1, e.end - 1) if v[k].lower_ in tc.verb_tool_links]
+        if len(links) != 1:
+            continue
+        start = links[0] + 1
+        last = v[e.end - 1]
+        if not names_work(last.lower_, tc, lex.task_heads) or last.lower_ in lex.name_stop_words:
+            continue
+        out.append(e._replace(start=start, start_char=v[start].idx, label="Task", name=text[v[start].idx:e.end_char],
+                              aliases=None, proposed=False, canonical=None, exact_match=None, source="head"))
+    return out
+
+
 def is_task_pair(v: list[Tok], long: Span, after: int, lex: Lexicon) -> bool:
     """Does an abbreviation pair name a task: by its lower-case long form's
     last word ("preference learning (PL)": tc.pair_task_heads), or by what
