@@ -492,12 +492,21 @@ def test_an_abbreviation_inside_the_object_of_a_task_verb_stays_in_it(nlp) -> No
     assert "detecting out-of-distribution (OOD) dunes" in found
 
 
-# -- a task named inside a method's name: "Inverse Prompt for AI Detection" ----------------------
+# -- a task named inside a method's name: "Sparse Probe Framework for Slope Estimation" -----------
 def test_a_method_named_as_a_tool_for_a_task_holds_that_task(nlp) -> None:
     doc = nlp("We propose DMCC (Dune Mapper for Crater Counting), a new system.")
     methods = {s._.kg_name for s in doc.spans["entities"] if s.label_ == "Method"}
     assert "Dune Mapper for Crater Counting" in methods
     assert "Crater Counting" in tasks(nlp, "We propose DMCC (Dune Mapper for Crater Counting), a new system.")
+
+
+def test_a_rules_file_without_the_link_word_finds_no_task_in_the_name(tmp_path) -> None:
+    # The rule reads the user's rules files: with "for" taken out of verb_tool_links it finds nothing.
+    links = [w for w in rules.load("task_contexts")["verb_tool_links"] if w != "for"]
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"task_contexts": {"replace": {"verb_tool_links": links}}}))
+    text = "We propose DMCC (Dune Mapper for Crater Counting), a new system."
+    assert "Crater Counting" not in tasks(make_pipeline(rules=[str(path)]), text)
 
 
 def test_a_method_name_after_for_that_names_no_work_holds_no_task(nlp) -> None:

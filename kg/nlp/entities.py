@@ -24,7 +24,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.candidates import Candidate, candidates
 from kg.nlp.lexicon import Lexicon, lexicon
-from kg.nlp.task_contexts import list_join, means_before
+from kg.nlp.task_contexts import TaskContexts, list_join, means_before, task_contexts
 from kg.nlp.task_mentions import (is_task_pair, means_only_tasks, narrowed_task_names, task_after_pair,
                                   tasks_in_method_names)
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
@@ -248,11 +248,12 @@ def _keep(text: str, c: Candidate, lex: Lexicon, dropped: set[str]) -> bool:
 def make_entities(nlp: Language, name: str, rules: list[str]):
     """Settling, with the lexicon changed by the user's `rules` files."""
     lex = lexicon(rules)
-    means, join = means_before(rules), list_join(rules)
-    return lambda doc: settle_entities(doc, lex, means, join)
+    means, join, tc = means_before(rules), list_join(rules), task_contexts(rules)
+    return lambda doc: settle_entities(doc, lex, means, join, tc)
 
 
-def settle_entities(doc: Doc, lex: Lexicon, means: re.Pattern | None = None, join: re.Pattern | None = None) -> Doc:
+def settle_entities(doc: Doc, lex: Lexicon, means: re.Pattern | None = None, join: re.Pattern | None = None,
+                    tc: TaskContexts | None = None) -> Doc:
     pairs = abbreviation_pairs(doc)
     v = token_view(doc)
     text = doc_text(doc)
@@ -301,7 +302,7 @@ def settle_entities(doc: Doc, lex: Lexicon, means: re.Pattern | None = None, joi
                               canonical=c.canonical, exact_match=c.exact_match or None, source=c.source))
     settled = narrowed_task_names(settled, fold_name)
     settled = means_only_tasks(settled, text, means or means_before(), join or list_join())
-    settled = tasks_in_method_names(settled, v, text, lex)
+    settled = tasks_in_method_names(settled, v, text, lex, tc)
     _write_entities(doc, settled)
     doc._.proposed_name = _main_proposal_name(settled, text)
     return doc

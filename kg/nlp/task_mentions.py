@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable
 from spacy.tokens import Span
 
 from kg.nlp.candidates import Candidate
-from kg.nlp.task_contexts import names_work, task_contexts
+from kg.nlp.task_contexts import TaskContexts, names_work, task_contexts
 
 if TYPE_CHECKING:
     from kg.nlp.entities import Entity
@@ -67,12 +67,13 @@ def means_only_tasks(entities: list[Entity], text: str, means: re.Pattern, join:
     return [e for e in entities if not (e.label == "Task" and e.name in gone)] if gone else entities
 
 
-def tasks_in_method_names(entities: list[Entity], v: list[Tok], text: str, lex: Lexicon) -> list[Entity]:
+def tasks_in_method_names(entities: list[Entity], v: list[Tok], text: str, lex: Lexicon,
+                          tc: TaskContexts | None = None) -> list[Entity]:
     """ "DMCC (Dune Mapper for Crater Counting)", "a Sparse Probe Framework for
     Slope Estimation": a method named as a tool "for" a task holds the
     task's name after "for" (tc.verb_tool_links), when it ends in a word
     that names work; that task is found beside the method."""
-    tc = task_contexts()
+    tc = tc or task_contexts()
     out = []
     for e in entities:
         out.append(e)
