@@ -241,6 +241,20 @@ def test_a_proposed_method_named_after_for_owns_the_number(nlp):
     assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "117", "Alpha-QA")}
 
 
+def test_a_method_not_marked_as_proposed_named_after_for_owns_the_number(nlp):
+    doc = annotate(nlp, "We propose FooNet, a decoder. Our method reaches 141 tokens/s for BarJudge-8B and "
+                   "117 tokens/s for BarJudge-70B on two GPUs.",
+                   {"FooNet": "Method", "BarJudge-8B": "Method", "BarJudge-70B": "Method", "tokens/s": "Metric"},
+                   ("FooNet",))
+    assert scores(doc) == {("BarJudge-8B", "tokens/s", "141", None), ("BarJudge-70B", "tokens/s", "117", None)}
+
+
+def test_a_score_for_another_method_after_a_comparison_stays_its_own(nlp):
+    doc = annotate(nlp, "We propose FooNet, a decoder. FooNet reaches 141 tokens/s, compared with 90 tokens/s for "
+                   "BarNet.", {"FooNet": "Method", "BarNet": "Method", "tokens/s": "Metric"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "tokens/s", "141", None)}
+
+
 def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
     doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 27.1% in Insertion "
                    "and 31.4% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))
