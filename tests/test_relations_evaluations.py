@@ -126,3 +126,28 @@ def test_a_method_right_after_an_improve_verb_is_not_the_one_evaluated(nlp):
     doc = annotate(nlp, "We propose LoomNet, a weaver. LoomNet improves BarNet accuracy on Alpha-QA.",
                    {**ents, "LoomNet": "Method"}, proposed=("LoomNet",))
     assert evaluated(doc) == {("LoomNet", "Alpha-QA")}
+
+
+# -- the proposal is not the subject of background or of another method's result ----------
+LOOM = {"LoomNet": "Method", "BarNet": "Method", "FooBench": "Dataset"}
+
+
+def test_a_result_of_the_field_before_the_proposal_is_named_is_background(nlp):
+    doc = annotate(nlp, "Deep rankers reach strong results on FooBench. We propose LoomNet, a ranker of graphs.",
+                   LOOM, proposed=("LoomNet",))
+    assert evaluated(doc) == set()
+
+
+def test_a_result_after_the_proposal_with_no_subject_is_the_proposals(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Experiments on FooBench show strong results.",
+                   LOOM, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+def test_another_methods_result_is_not_the_proposals(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. BarNet reaches strong results on FooBench.",
+                   LOOM, proposed=("LoomNet",))
+    assert evaluated(doc) == set()
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. BarNet reaches strong results on FooBench, "
+                        "and our method does better.", LOOM, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}

@@ -8,7 +8,7 @@ from kg.extract.found_relations import FoundRelations
 from kg.extract.improvements import Comparison
 from kg.extract.metric_dataset import is_training_data
 from kg.extract.relation_sentence import Mention, Sentence
-from kg.extract.subjects import find_subject
+from kg.extract.subjects import find_subject, refers_to_proposal
 
 
 def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRelations) -> None:
@@ -23,12 +23,13 @@ def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRel
         if is_training_data(s, d):
             continue  # training data, not a test
         subject, conf = find_subject(s, d.start, excluded)
-        if subject is not None and s.main is not None and subject != s.main \
-                and not any(m.proposed and m.name == subject for m in s.mentions):
+        other = subject is not None and s.main is not None and subject != s.main \
+            and not any(m.proposed and m.name == subject for m in s.mentions)
+        if other:
             # In a paper with a proposal, other methods named beside a dataset are
             # mostly background ("X has been applied to D"); the proposal is what is tested.
             subject = None
-        if subject is None and s.main and evaluative:
+        if subject is None and s.main and evaluative and _tests_own_work(s, other):
             subject, conf = s.main, 0.5
         if subject is None:
             subject, conf = _subject_after(s, d.end, excluded)
@@ -38,6 +39,18 @@ def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRel
             conf *= 0.7
         for name in _listed_with(s, subject, d.start):
             found.add(s, {"s": name, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _tests_own_work(s: Sentence, other_subject: bool) -> bool:
+    """Whether a sentence that speaks of evaluation but names no subject for
+    its dataset tests the paper's proposal there: it names the proposal, or
+    "we", "our method"; or it comes after the proposal was first named and
+    its dataset's clause is about no other method. Not the background before
+    the proposal ("Deep models reach strong results on ImageNet"), nor
+    another method's result ("BarNet reaches 71% on D")."""
+    if any(m.proposed for m in s.mentions) or refers_to_proposal(s, len(s.text)):
+        return True
+    return s.last_proposal is not None and not other_subject
 
 
 def _tested_on_own(s: Sentence, d: Mention, evaluative: bool) -> bool:
