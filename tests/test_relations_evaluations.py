@@ -151,3 +151,28 @@ def test_another_methods_result_is_not_the_proposals(nlp):
     doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. BarNet reaches strong results on FooBench, "
                         "and our method does better.", LOOM, proposed=("LoomNet",))
     assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+# -- words that stand for the paper's own dataset ------------------------------------------
+def test_our_benchmark_stands_for_the_dataset_the_paper_made(nlp):
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
+                        "We evaluate RankerA and RankerB on our benchmark.", STUDY, proposed=("FooBench",))
+    assert evaluated(doc) == {("RankerA", "FooBench"), ("RankerB", "FooBench")}
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
+                        "Based on our benchmark, we conduct an analysis of RankerA in two settings.", STUDY, proposed=("FooBench",))
+    assert evaluated(doc) == {("RankerA", "FooBench")}
+
+
+def test_the_proposed_dataset_tests_the_proposal(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a weaver of graphs, and build LoomBench. "
+                        "Experiments on the proposed dataset show that LoomNet weaves well.",
+                   OWN, proposed=("LoomNet", "LoomBench"))
+    assert evaluated(doc) == {("LoomNet", "LoomBench")}
+
+
+def test_our_benchmark_without_a_dataset_of_the_papers_own_is_nothing(nlp):
+    doc = annotate(nlp, "We evaluate RankerA on our benchmark.", STUDY)
+    assert evaluated(doc) == set()
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
+                        "We release our benchmark together with RankerA for others.", STUDY, proposed=("FooBench",))
+    assert evaluated(doc) == set()

@@ -450,6 +450,7 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("other_score_qualifiers", "merely", " merely 3.1 for ", "other_score"),
     ("comparison_dataset_links", "over", " over the ", "dataset_after"),
     ("dataset_before_links", "within", "within the ", "dataset_before"),
+    ("own_dataset_references", "our\\s+collection", "tested on our collection", "own_dataset_reference"),
     # after a baseline score's cue, a link lets a fifth word stand before the number
     ("possessive_score_links", "reaching", "the previous best FID on test split reaching ", "baseline_score"),
 ])

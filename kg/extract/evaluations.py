@@ -8,12 +8,13 @@ from kg.extract.found_relations import FoundRelations
 from kg.extract.improvements import Comparison
 from kg.extract.metric_dataset import is_training_data
 from kg.extract.relation_sentence import Mention, Sentence
+from kg.extract.results import rules_of
 from kg.extract.subjects import find_subject, refers_to_proposal
 
 
 def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRelations) -> None:
     c = s.cues
-    datasets = s.of("Dataset")
+    datasets = s.of("Dataset") or _own_dataset_referred(s)
     if not datasets:
         _evaluations_on_own_data(s, found)
         return
@@ -39,6 +40,18 @@ def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRel
             conf *= 0.7
         for name in _listed_with(s, subject, d.start):
             found.add(s, {"s": name, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _own_dataset_referred(s: Sentence) -> list[Mention]:
+    """ "We evaluate 12 rankers on our benchmark": words that stand for the
+    dataset of the paper's own named last before the sentence (results
+    own_dataset_references), as a mention of it where they stand."""
+    if not s.own_datasets:
+        return []
+    m = rules_of(s).own_dataset_reference.search(s.text)
+    if m is None:
+        return []
+    return [Mention(m.start(), m.end(), "Dataset", s.own_datasets[-1], True, -1, -1)]
 
 
 def _tests_own_work(s: Sentence, other_subject: bool) -> bool:

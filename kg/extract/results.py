@@ -54,6 +54,7 @@ class ResultRules:
     training_data: re.Pattern  # ends where the dataset begins: "of the ", "from "
     trained_on: re.Pattern  # ends where the dataset begins: "trained on ", "pre-trained on the "
     pretrained_on: re.Pattern  # the same for pre-training only
+    own_dataset_reference: re.Pattern  # "our benchmark", "the proposed dataset"
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
     other_score: re.Pattern  # right after a comparison's cue: " 3.17 for ", " only 86.9% of the "
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
@@ -101,6 +102,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         trained_on=re.compile(rf"\b{_alt(data['trained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$", re.I),
         pretrained_on=re.compile(rf"\b{_alt(data['pretrained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$",
                                  re.I),
+        own_dataset_reference=re.compile(rf"\b{_alt(data['own_dataset_references'])}\b", re.I),
         score_context=re.compile(
             rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
         # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
