@@ -255,6 +255,17 @@ def test_a_score_for_another_method_after_a_comparison_stays_its_own(nlp):
     assert scores(doc) == {("FooNet", "tokens/s", "141", None)}
 
 
+@pytest.mark.parametrize("tail", ["of the original performance", "of its full-precision accuracy",
+                                  "of the teacher's score"])
+def test_a_share_of_another_figure_is_no_score(nlp, tail):
+    doc = annotate(nlp, INTRO + f"With pruning, FooGAN keeps an accuracy of up to 75% {tail} on ImageNet.",
+                   {**ENTS, "accuracy": "Metric"}, ("FooGAN",))
+    assert scores(doc) == set()
+    doc = annotate(nlp, INTRO + "With pruning, FooGAN keeps an accuracy of up to 75% on ImageNet.",
+                   {**ENTS, "accuracy": "Metric"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "accuracy", "75", "ImageNet")}
+
+
 def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
     doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 27.1% in Insertion "
                    "and 31.4% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))
@@ -450,6 +461,7 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("other_score_qualifiers", "merely", " merely 3.1 for ", "other_score"),
     ("comparison_dataset_links", "over", " over the ", "dataset_after"),
     ("dataset_before_links", "within", "within the ", "dataset_before"),
+    ("share_of", "of\\s+the\\s+oracle", " of the oracle", "share_of"),
     ("own_dataset_references", "our\\s+collection", "tested on our collection", "own_dataset_reference"),
     # after a baseline score's cue, a link lets a fifth word stand before the number
     ("possessive_score_links", "reaching", "the previous best FID on test split reaching ", "baseline_score"),

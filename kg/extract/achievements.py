@@ -11,7 +11,7 @@ from kg.extract.improvements import Comparison, is_gain, owns_gain
 from kg.extract.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
 from kg.extract.relation_sentence import Sentence, start_of_clause
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
-                                plain_score, previous_in_list, respective_metric, rules_of)
+                                plain_score, previous_in_list, respective_metric, rules_of, share_of)
 from kg.extract.subjects import find_subject
 
 
@@ -42,6 +42,8 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
         achieved = c.achieve_verb.search(s.text[:q.start], s.places)
         if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not achieved:
             continue  # a bare whole number ("3 layers") is rarely a score
+        if share_of(s, q):
+            continue  # "75% of the original performance": a share of another figure
         if baseline_score(s, q, start_of_clause(s, q.start)):
             continue  # "surpassing the previous best FID of 21.6": the baseline's
         excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]

@@ -55,6 +55,7 @@ class ResultRules:
     trained_on: re.Pattern  # ends where the dataset begins: "trained on ", "pre-trained on the "
     pretrained_on: re.Pattern  # the same for pre-training only
     own_dataset_reference: re.Pattern  # "our benchmark", "the proposed dataset"
+    share_of: re.Pattern  # matched right after a number: " of the original performance"
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
     other_score: re.Pattern  # right after a comparison's cue: " 3.17 for ", " only 86.9% of the "
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
@@ -103,6 +104,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         pretrained_on=re.compile(rf"\b{_alt(data['pretrained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$",
                                  re.I),
         own_dataset_reference=re.compile(rf"\b{_alt(data['own_dataset_references'])}\b", re.I),
+        share_of=re.compile(rf"\s*{_alt(data['share_of'])}\b", re.I),
         score_context=re.compile(
             rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
         # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
@@ -322,6 +324,12 @@ def plain_score(s: Sentence, q: Quantity) -> str | None:
     """ "a best-yet score of 71.84 on FooBench": with no metric named, the
     benchmark's own score, in the metric "score"."""
     return "score" if rules_of(s).plain_score.search(s.text, max(0, q.start - 60), q.start) else None
+
+
+def share_of(s: Sentence, q: Quantity) -> bool:
+    """ "restores accuracy up to 75% of the original performance": a
+    percentage of another figure, no score of its own."""
+    return q.unit == "%" and bool(rules_of(s).share_of.match(s.text, q.end))
 
 
 def averaged(s: Sentence, run_end: int) -> bool:
