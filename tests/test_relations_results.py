@@ -462,6 +462,7 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("comparison_dataset_links", "over", " over the ", "dataset_after"),
     ("dataset_before_links", "within", "within the ", "dataset_before"),
     ("share_of", "of\\s+the\\s+oracle", " of the oracle", "share_of"),
+    ("source_words", "borrowed", "questions borrowed from the ", "source_from"),
     ("own_dataset_references", "our\\s+collection", "tested on our collection", "own_dataset_reference"),
     # after a baseline score's cue, a link lets a fifth word stand before the number
     ("possessive_score_links", "reaching", "the previous best FID on test split reaching ", "baseline_score"),
@@ -473,6 +474,15 @@ def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, 
         rule, "search")
     assert not getattr(getattr(result_rules(), rule), check)(text)
     assert getattr(getattr(result_rules([path]), rule), check)(text)
+
+
+@pytest.mark.parametrize("piece", PIECES["source_words"])
+def test_each_source_word_makes_the_dataset_after_it_the_source_of_other_data(nlp, piece):
+    text = "We propose FooNet, a reader. FooNet is evaluated on Beta-QA, whose questions were {}from Alpha-QA."
+    doc = annotate(nlp, text.format(example(piece) + " "), READER, ("FooNet",))
+    assert evaluations(doc) == {("FooNet", "Beta-QA")}, example(piece)
+    assert evaluations(annotate(nlp, text.format("also tested "), READER, ("FooNet",))) == {("FooNet", "Beta-QA"),
+                                                                                   ("FooNet", "Alpha-QA")}
 
 
 @pytest.mark.parametrize("piece", PIECES["trained_on_words"])

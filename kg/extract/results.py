@@ -54,6 +54,7 @@ class ResultRules:
     training_data: re.Pattern  # ends where the dataset begins: "of the ", "from "
     trained_on: re.Pattern  # ends where the dataset begins: "trained on ", "pre-trained on the "
     pretrained_on: re.Pattern  # the same for pre-training only
+    source_from: re.Pattern  # ends where the dataset begins: "collected from ", "sourced from the "
     own_dataset_reference: re.Pattern  # "our benchmark", "the proposed dataset"
     share_of: re.Pattern  # matched right after a number: " of the original performance"
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
@@ -105,6 +106,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
                                  re.I),
         own_dataset_reference=re.compile(rf"\b{_alt(data['own_dataset_references'])}\b", re.I),
         share_of=re.compile(rf"\s*{_alt(data['share_of'])}\b", re.I),
+        source_from=re.compile(rf"\b{_alt(data['source_words'])}\s+(?:[\w-]+\s+){{0,2}}?from\s+(?:the\s+|previous\s+|earlier\s+)*$", re.I),
         score_context=re.compile(
             rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
         # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
