@@ -176,3 +176,22 @@ def test_our_benchmark_without_a_dataset_of_the_papers_own_is_nothing(nlp):
     doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
                         "We release our benchmark together with RankerA for others.", STUDY, proposed=("FooBench",))
     assert evaluated(doc) == set()
+
+
+# -- proposals introduced each in its own right ----------------------------------------------
+PEERS = {"FooLaw": "Method", "FooDistill": "Method", "FooOrder": "Method", "Alpha-QA": "Dataset"}
+
+
+def test_a_test_of_the_framework_tests_each_proposal_introduced_in_its_own_right(nlp):
+    doc = annotate(nlp, "First, we propose FooLaw, a law of word frequency. Next, we propose FooDistill, a distiller. "
+                        "Finally, we introduce FooOrder, a training order. "
+                        "Experiments on Alpha-QA show the effectiveness of the framework.",
+                   PEERS, proposed=("FooLaw", "FooDistill", "FooOrder"))
+    assert evaluated(doc) == {("FooLaw", "Alpha-QA"), ("FooDistill", "Alpha-QA"), ("FooOrder", "Alpha-QA")}
+
+
+def test_the_parts_of_a_proposal_are_not_tested_each(nlp):
+    doc = annotate(nlp, "We propose FooLaw, a recogniser of speech. FooLaw employs two modules: FooDistill and FooOrder. "
+                        "Experiments on Alpha-QA show the effectiveness of the framework.",
+                   PEERS, proposed=("FooLaw", "FooDistill", "FooOrder"))
+    assert evaluated(doc) == {("FooLaw", "Alpha-QA")}

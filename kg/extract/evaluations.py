@@ -4,11 +4,13 @@ scores and margins found."""
 
 from __future__ import annotations
 
+from typing import Iterable, Sequence
+
 from kg.extract.found_relations import FoundRelations
 from kg.extract.improvements import Comparison
 from kg.extract.metric_dataset import is_training_data
 from kg.extract.relation_sentence import Mention, Sentence
-from kg.extract.results import rules_of
+from kg.extract.results import ResultRules, rules_of
 from kg.extract.subjects import find_subject, refers_to_proposal
 
 
@@ -30,15 +32,20 @@ def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRel
             # In a paper with a proposal, other methods named beside a dataset are
             # mostly background ("X has been applied to D"); the proposal is what is tested.
             subject = None
+        peers = False
         if subject is None and s.main and evaluative and _tests_own_work(s, other):
             subject, conf = s.main, 0.5
+            peers = len(s.peer_proposals) > 1 and s.main in s.peer_proposals
         if subject is None:
             subject, conf = _subject_after(s, d.end, excluded)
         if subject is None or (d.proposed and subject == s.main and not _tested_on_own(s, d, evaluative)):
             continue
         if not evaluative:
             conf *= 0.7
-        for name in _listed_with(s, subject, d.start):
+        names = _listed_with(s, subject, d.start)
+        if peers:  # "Experiments on D show ...", in a paper of several proposals: each is tested
+            names = list(dict.fromkeys(names + list(s.peer_proposals)))
+        for name in names:
             found.add(s, {"s": name, "p": "evaluatedOn", "o": d.name}, conf)
 
 
@@ -132,3 +139,24 @@ def _listed_with(s: Sentence, subject: str, pos: int) -> list[str]:
         hi += 1
     listed = [m.name for m in methods[lo:hi + 1] if s.main is None or m.proposed or m.name == subject]
     return list(dict.fromkeys(listed))
+
+
+def peer_proposals(ents: Sequence[Mention], text: str, sentences: Iterable[tuple[int, int, int, int]],
+                   rules: ResultRules) -> list[tuple[int, str]]:
+    """The proposals the paper introduces each in its own right, with where:
+    the first proposed method of a sentence, after a verb of results
+    peer_proposal_verbs in that sentence ("Next, we propose FooDistill").
+    `ents` are the document's mentions, `sentences` (first token, end
+    token, start char, end char) as the relation component walks them."""
+    proposed = [m for m in ents if m.label == "Method" and m.proposed]
+    out: list[tuple[int, str]] = []
+    if len(proposed) < 2:
+        return out
+    k = 0
+    for _, _, start, end in sentences:
+        while k < len(proposed) and proposed[k].start < start:
+            k += 1
+        if k < len(proposed) and proposed[k].start < end \
+                and rules.peer_proposal_verb.search(text, start, proposed[k].start):
+            out.append((proposed[k].start, proposed[k].name))
+    return out
