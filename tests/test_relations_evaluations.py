@@ -195,3 +195,16 @@ def test_the_parts_of_a_proposal_are_not_tested_each(nlp):
                         "Experiments on Alpha-QA show the effectiveness of the framework.",
                    PEERS, proposed=("FooLaw", "FooDistill", "FooOrder"))
     assert evaluated(doc) == {("FooLaw", "Alpha-QA")}
+
+
+def test_a_result_of_a_proposal_with_no_dataset_is_on_the_papers_own_dataset(nlp):
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
+                        "We also propose LoomNet, a ranker, which is competitive on both tasks.",
+                   {**STUDY, "LoomNet": "Method"}, proposed=("FooBench", "LoomNet"))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+def test_a_result_of_another_method_with_no_dataset_is_left_alone(nlp):
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. RankerA is competitive on both tasks.",
+                   STUDY, proposed=("FooBench",))
+    assert evaluated(doc) == set()

@@ -19,6 +19,7 @@ def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRel
     datasets = s.of("Dataset") or _own_dataset_referred(s)
     if not datasets:
         _evaluations_on_own_data(s, found)
+        _results_on_own_data(s, found)
         return
     evaluative = bool(c.evaluation.search(s.text, s.places))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
@@ -96,6 +97,24 @@ def _evaluations_on_own_data(s: Sentence, found: FoundRelations) -> None:
         return
     for name in s.own_datasets:
         found.add(s, {"s": s.main, "p": "evaluatedOn", "o": name}, 0.5)
+
+
+def _results_on_own_data(s: Sentence, found: FoundRelations) -> None:
+    """ "We introduce FooBench ... We also propose FooNet, which is
+    competitive on both tasks": a result said of a proposal of the paper
+    (the subject of the sentence's first word of evaluation) in a sentence
+    that names no dataset is on the dataset the paper made last before it.
+    Another method's result there is left alone: mostly a finding about
+    earlier work ("existing models show no gain")."""
+    if not s.own_datasets:
+        return
+    for cue in s.cues.evaluation.finditer(s.text, s.places):
+        subject, _ = find_subject(s, cue.start())
+        if subject is None:
+            continue
+        if subject == s.main or any(m.proposed and m.name == subject for m in s.mentions):
+            found.add(s, {"s": subject, "p": "evaluatedOn", "o": s.own_datasets[-1]}, 0.5)
+        return
 
 
 def evaluations_of_results(found: FoundRelations) -> None:
