@@ -266,6 +266,14 @@ def test_a_share_of_another_figure_is_no_score(nlp, tail):
     assert scores(doc) == {("FooGAN", "accuracy", "75", "ImageNet")}
 
 
+def test_methods_listed_before_as_many_numbers_each_own_theirs(nlp):
+    doc = annotate(nlp, "We propose FooNet-S and FooNet-L, two readers. FooNet-S and FooNet-L reach 80.1% and 82.3% "
+                   "accuracy on Alpha-QA, respectively.",
+                   {"FooNet-S": "Method", "FooNet-L": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"},
+                   ("FooNet-S", "FooNet-L"))
+    assert scores(doc) == {("FooNet-S", "accuracy", "80.1", "Alpha-QA"), ("FooNet-L", "accuracy", "82.3", "Alpha-QA")}
+
+
 def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
     doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 27.1% in Insertion "
                    "and 31.4% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))

@@ -11,7 +11,8 @@ from kg.extract.improvements import Comparison, is_gain, owns_gain
 from kg.extract.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
 from kg.extract.relation_sentence import Sentence, start_of_clause
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
-                                plain_score, previous_in_list, respective_metric, rules_of, share_of)
+                                plain_score, previous_in_list, respective_metric,
+                                respective_subject, rules_of, share_of)
 from kg.extract.subjects import find_subject
 
 
@@ -50,6 +51,8 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
         subject, conf = find_subject(s, q.start, excluded)
         if subject is None:
             subject, conf = _sole_method(s, q.start, excluded)
+        if subject is not None:
+            subject = respective_subject(s, q, subject)  # "A and B reach 80.1% and 82.3%, respectively"
         named = for_method(s, run_end)
         if named is not None:
             subject, conf = named.name, 0.8  # "141 tokens/s for FooNet-8B and 117 tokens/s for FooNet-70B"

@@ -265,13 +265,7 @@ def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quanti
     groups = mention_lists(s, label)
     if not groups:
         return None
-    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
-    lists = [run] if len(run) > 1 else []
-    if rules_of(s).respectively.search(s.text):
-        same = [c for c in candidates if c.unit == q.unit and _bracketed(s, c) == _bracketed(s, q)]
-        if q in same and len(same) > 1:
-            lists.append(same)
-    for numbers in lists:
+    for numbers in _number_lists(s, q, candidates):
         fitting = [g for g in groups if len(g) == len(numbers)]
         if not fitting:
             continue
@@ -279,6 +273,32 @@ def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quanti
         group = min(fitting, key=lambda g: min(abs(g[-1].end - numbers[0].start), abs(g[0].start - numbers[-1].end)))
         return group[numbers.index(q)].name
     return None
+
+
+def _number_lists(s: Sentence, q: Quantity, candidates: Sequence[Quantity]) -> list[list[Quantity]]:
+    """The lists of numbers `q` is in that may pair with a list of names:
+    its run ("85.1% and 78.3%"), and where the sentence says
+    "respectively", the `candidates` of its unit."""
+    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
+    lists = [run] if len(run) > 1 else []
+    if rules_of(s).respectively.search(s.text):
+        same = [c for c in candidates if c.unit == q.unit and _bracketed(s, c) == _bracketed(s, q)]
+        if q in same and len(same) > 1:
+            lists.append(same)
+    return lists
+
+
+def respective_subject(s: Sentence, q: Quantity, subject: str) -> str:
+    """ "FooNet-S and FooNet-L reach 80.1% and 82.3%, respectively": where
+    the subject found is one of a list of methods before the numbers, as
+    long as the list of numbers `q` is in, the k-th number is the k-th
+    method's."""
+    for numbers in _number_lists(s, q, s.quantities):
+        for group in mention_lists(s, "Method"):
+            if len(group) == len(numbers) and group[-1].end <= numbers[0].start \
+                    and any(m.name == subject for m in group):
+                return group[numbers.index(q)].name
+    return subject
 
 
 def _bracketed(s: Sentence, q: Quantity) -> bool:
