@@ -208,3 +208,13 @@ def test_a_result_of_another_method_with_no_dataset_is_left_alone(nlp):
     doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. RankerA is competitive on both tasks.",
                    STUDY, proposed=("FooBench",))
     assert evaluated(doc) == set()
+
+
+def test_a_word_of_how_well_it_does_makes_the_datasets_the_proposals_tests(nlp):
+    ents = {"LoomNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Simpler rankers may work better on collections "
+                        "such as Alpha-QA and Beta-QA.", ents, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "Alpha-QA"), ("LoomNet", "Beta-QA")}
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Collections such as Alpha-QA and Beta-QA hold "
+                        "long documents.", ents, proposed=("LoomNet",))
+    assert evaluated(doc) == set()

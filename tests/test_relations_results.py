@@ -472,6 +472,7 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("share_of", "of\\s+the\\s+oracle", " of the oracle", "share_of"),
     ("source_words", "borrowed", "questions borrowed from the ", "source_from"),
     ("peer_proposal_verbs", "unveil\\w*", "we unveil ", "peer_proposal_verb"),
+    ("outcome_words", "wins?\\b", "it wins", "outcome"),
     ("own_dataset_references", "our\\s+collection", "tested on our collection", "own_dataset_reference"),
     # after a baseline score's cue, a link lets a fifth word stand before the number
     ("possessive_score_links", "reaching", "the previous best FID on test split reaching ", "baseline_score"),

@@ -21,7 +21,7 @@ def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRel
         _evaluations_on_own_data(s, found)
         _results_on_own_data(s, found)
         return
-    evaluative = bool(c.evaluation.search(s.text, s.places))
+    evaluative = bool(c.evaluation.search(s.text, s.places) or rules_of(s).outcome.search(s.text))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
         if is_training_data(s, d):

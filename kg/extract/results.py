@@ -58,6 +58,7 @@ class ResultRules:
     own_dataset_reference: re.Pattern  # "our benchmark", "the proposed dataset"
     share_of: re.Pattern  # matched right after a number: " of the original performance"
     peer_proposal_verb: re.Pattern  # "we propose " before the first proposal of a sentence
+    outcome: re.Pattern  # "better", "performs": with relation_cues evaluation, a sentence of evaluation
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
     other_score: re.Pattern  # right after a comparison's cue: " 3.17 for ", " only 86.9% of the "
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
@@ -109,6 +110,7 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         share_of=re.compile(rf"\s*{_alt(data['share_of'])}\b", re.I),
         source_from=re.compile(rf"\b{_alt(data['source_words'])}\s+(?:[\w-]+\s+){{0,2}}?from\s+(?:the\s+|previous\s+|earlier\s+)*$", re.I),
         peer_proposal_verb=re.compile(rf"\b{_alt(data['peer_proposal_verbs'])}", re.I),
+        outcome=re.compile(rf"\b{_alt(data['outcome_words'])}", re.I),
         score_context=re.compile(
             rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
         # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
