@@ -274,6 +274,15 @@ def test_methods_listed_before_as_many_numbers_each_own_theirs(nlp):
     assert scores(doc) == {("FooNet-S", "accuracy", "80.1", "Alpha-QA"), ("FooNet-L", "accuracy", "82.3", "Alpha-QA")}
 
 
+def test_a_later_number_of_a_run_takes_the_metric_before_the_first(nlp):
+    doc = annotate(nlp, "We propose FooNet-S and FooNet-L, two readers. FooNet-S and FooNet-L reach accuracies of "
+                   "80.1% and 82.3% on Alpha-QA.",
+                   {"FooNet-S": "Method", "FooNet-L": "Method", "accuracies": "Metric", "Alpha-QA": "Dataset"},
+                   ("FooNet-S", "FooNet-L"))
+    assert scores(doc) == {("FooNet-S", "accuracies", "80.1", "Alpha-QA"),
+                           ("FooNet-L", "accuracies", "82.3", "Alpha-QA")}
+
+
 def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
     doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 27.1% in Insertion "
                    "and 31.4% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))
