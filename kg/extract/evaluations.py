@@ -1,6 +1,9 @@
 """The rules of evaluatedOn: the datasets a sentence tests a method on,
-the paper's own datasets where results name none, and the datasets of the
-scores and margins found."""
+the paper's own datasets where results name none ("our benchmark" stands
+for them), and the datasets of the scores and margins found. A sentence
+that names no subject for its dataset tests the paper's proposal (each of
+its proposals introduced in its own right) only when it is about the
+paper's work, not background or another method's result."""
 
 from __future__ import annotations
 
