@@ -159,7 +159,7 @@ def test_our_benchmark_stands_for_the_dataset_the_paper_made(nlp):
                         "We evaluate RankerA and RankerB on our benchmark.", STUDY, proposed=("FooBench",))
     assert evaluated(doc) == {("RankerA", "FooBench"), ("RankerB", "FooBench")}
     doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
-                        "Based on our benchmark, we conduct an analysis of RankerA in two settings.", STUDY, proposed=("FooBench",))
+                        "Using our benchmark, we then assess RankerA in two settings.", STUDY, proposed=("FooBench",))
     assert evaluated(doc) == {("RankerA", "FooBench")}
 
 
@@ -199,20 +199,20 @@ def test_the_parts_of_a_proposal_are_not_tested_each(nlp):
 
 def test_a_result_of_a_proposal_with_no_dataset_is_on_the_papers_own_dataset(nlp):
     doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
-                        "We also propose LoomNet, a ranker, which is competitive on both tasks.",
+                        "We also propose LoomNet, a ranker that stays competitive in every setting.",
                    {**STUDY, "LoomNet": "Method"}, proposed=("FooBench", "LoomNet"))
     assert evaluated(doc) == {("LoomNet", "FooBench")}
 
 
 def test_a_result_of_another_method_with_no_dataset_is_left_alone(nlp):
-    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. RankerA is competitive on both tasks.",
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. RankerA stays competitive in every setting.",
                    STUDY, proposed=("FooBench",))
     assert evaluated(doc) == set()
 
 
 def test_a_word_of_how_well_it_does_makes_the_datasets_the_proposals_tests(nlp):
     ents = {"LoomNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
-    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Simpler rankers may work better on collections "
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Smaller rankers do better on document sets "
                         "such as Alpha-QA and Beta-QA.", ents, proposed=("LoomNet",))
     assert evaluated(doc) == {("LoomNet", "Alpha-QA"), ("LoomNet", "Beta-QA")}
     doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Collections such as Alpha-QA and Beta-QA hold "

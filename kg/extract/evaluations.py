@@ -103,8 +103,8 @@ def _evaluations_on_own_data(s: Sentence, found: FoundRelations) -> None:
 
 
 def _results_on_own_data(s: Sentence, found: FoundRelations) -> None:
-    """ "We introduce FooBench ... We also propose FooNet, which is
-    competitive on both tasks": a result said of a proposal of the paper
+    """ "We introduce FooBench ... We also propose FooNet, a ranker that
+    stays competitive in every setting": a result said of a proposal of the paper
     (the subject of the sentence's first word of evaluation) in a sentence
     that names no dataset is on the dataset the paper made last before it.
     Another method's result there is left alone: mostly a finding about

@@ -353,7 +353,7 @@ def plain_score(s: Sentence, q: Quantity) -> str | None:
 
 
 def share_of(s: Sentence, q: Quantity) -> bool:
-    """ "restores accuracy up to 75% of the original performance": a
+    """ "keeps up to 75% of the original accuracy after pruning": a
     percentage of another figure, no score of its own."""
     return q.unit == "%" and bool(rules_of(s).share_of.match(s.text, q.end))
 
