@@ -126,3 +126,95 @@ def test_a_method_right_after_an_improve_verb_is_not_the_one_evaluated(nlp):
     doc = annotate(nlp, "We propose LoomNet, a weaver. LoomNet improves BarNet accuracy on Alpha-QA.",
                    {**ents, "LoomNet": "Method"}, proposed=("LoomNet",))
     assert evaluated(doc) == {("LoomNet", "Alpha-QA")}
+
+
+# -- the proposal is not the subject of background or of another method's result ----------
+LOOM = {"LoomNet": "Method", "BarNet": "Method", "FooBench": "Dataset"}
+
+
+def test_a_result_of_the_field_before_the_proposal_is_named_is_background(nlp):
+    doc = annotate(nlp, "Deep rankers reach strong results on FooBench. We propose LoomNet, a ranker of graphs.",
+                   LOOM, proposed=("LoomNet",))
+    assert evaluated(doc) == set()
+
+
+def test_a_result_after_the_proposal_with_no_subject_is_the_proposals(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Experiments on FooBench show strong results.",
+                   LOOM, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+def test_another_methods_result_is_not_the_proposals(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. BarNet reaches strong results on FooBench.",
+                   LOOM, proposed=("LoomNet",))
+    assert evaluated(doc) == set()
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. BarNet reaches strong results on FooBench, "
+                        "and our method does better.", LOOM, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+# -- words that stand for the paper's own dataset ------------------------------------------
+def test_our_benchmark_stands_for_the_dataset_the_paper_made(nlp):
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
+                        "We evaluate RankerA and RankerB on our benchmark.", STUDY, proposed=("FooBench",))
+    assert evaluated(doc) == {("RankerA", "FooBench"), ("RankerB", "FooBench")}
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
+                        "Using our benchmark, we then assess RankerA in two settings.", STUDY, proposed=("FooBench",))
+    assert evaluated(doc) == {("RankerA", "FooBench")}
+
+
+def test_the_proposed_dataset_tests_the_proposal(nlp):
+    doc = annotate(nlp, "We propose LoomNet, a weaver of graphs, and build LoomBench. "
+                        "Experiments on the proposed dataset show that LoomNet weaves well.",
+                   OWN, proposed=("LoomNet", "LoomBench"))
+    assert evaluated(doc) == {("LoomNet", "LoomBench")}
+
+
+def test_our_benchmark_without_a_dataset_of_the_papers_own_is_nothing(nlp):
+    doc = annotate(nlp, "We evaluate RankerA on our benchmark.", STUDY)
+    assert evaluated(doc) == set()
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
+                        "We release our benchmark together with RankerA for others.", STUDY, proposed=("FooBench",))
+    assert evaluated(doc) == set()
+
+
+# -- proposals introduced each in its own right ----------------------------------------------
+PEERS = {"FooLaw": "Method", "FooDistill": "Method", "FooOrder": "Method", "Alpha-QA": "Dataset"}
+
+
+def test_a_test_of_the_framework_tests_each_proposal_introduced_in_its_own_right(nlp):
+    doc = annotate(nlp, "First, we propose FooLaw, a law of word frequency. Next, we propose FooDistill, a distiller. "
+                        "Finally, we introduce FooOrder, a training order. "
+                        "Experiments on Alpha-QA show the effectiveness of the framework.",
+                   PEERS, proposed=("FooLaw", "FooDistill", "FooOrder"))
+    assert evaluated(doc) == {("FooLaw", "Alpha-QA"), ("FooDistill", "Alpha-QA"), ("FooOrder", "Alpha-QA")}
+
+
+def test_the_parts_of_a_proposal_are_not_tested_each(nlp):
+    doc = annotate(nlp, "We propose FooLaw, a recogniser of speech. FooLaw employs two modules: FooDistill and FooOrder. "
+                        "Experiments on Alpha-QA show the effectiveness of the framework.",
+                   PEERS, proposed=("FooLaw", "FooDistill", "FooOrder"))
+    assert evaluated(doc) == {("FooLaw", "Alpha-QA")}
+
+
+def test_a_result_of_a_proposal_with_no_dataset_is_on_the_papers_own_dataset(nlp):
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. "
+                        "We also propose LoomNet, a ranker that stays competitive in every setting.",
+                   {**STUDY, "LoomNet": "Method"}, proposed=("FooBench", "LoomNet"))
+    assert evaluated(doc) == {("LoomNet", "FooBench")}
+
+
+def test_a_result_of_another_method_with_no_dataset_is_left_alone(nlp):
+    doc = annotate(nlp, "We introduce FooBench, a benchmark of graph queries. RankerA stays competitive in every setting.",
+                   STUDY, proposed=("FooBench",))
+    assert evaluated(doc) == set()
+
+
+def test_a_word_of_how_well_it_does_makes_the_datasets_the_proposals_tests(nlp):
+    ents = {"LoomNet": "Method", "Alpha-QA": "Dataset", "Beta-QA": "Dataset"}
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Smaller rankers do better on document sets "
+                        "such as Alpha-QA and Beta-QA.", ents, proposed=("LoomNet",))
+    assert evaluated(doc) == {("LoomNet", "Alpha-QA"), ("LoomNet", "Beta-QA")}
+    doc = annotate(nlp, "We propose LoomNet, a ranker of graphs. Collections such as Alpha-QA and Beta-QA hold "
+                        "long documents.", ents, proposed=("LoomNet",))
+    assert evaluated(doc) == set()

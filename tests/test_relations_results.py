@@ -241,6 +241,48 @@ def test_a_proposed_method_named_after_for_owns_the_number(nlp):
     assert scores(doc) == {("FooNet-8B", "tokens/s", "141", "Alpha-QA"), ("FooNet-70B", "tokens/s", "117", "Alpha-QA")}
 
 
+def test_a_method_not_marked_as_proposed_named_after_for_owns_the_number(nlp):
+    doc = annotate(nlp, "We propose FooNet, a decoder. Our method reaches 141 tokens/s for BarJudge-8B and "
+                   "117 tokens/s for BarJudge-70B on two GPUs.",
+                   {"FooNet": "Method", "BarJudge-8B": "Method", "BarJudge-70B": "Method", "tokens/s": "Metric"},
+                   ("FooNet",))
+    assert scores(doc) == {("BarJudge-8B", "tokens/s", "141", None), ("BarJudge-70B", "tokens/s", "117", None)}
+
+
+def test_a_score_for_another_method_after_a_comparison_stays_its_own(nlp):
+    doc = annotate(nlp, "We propose FooNet, a decoder. FooNet reaches 141 tokens/s, compared with 90 tokens/s for "
+                   "BarNet.", {"FooNet": "Method", "BarNet": "Method", "tokens/s": "Metric"}, ("FooNet",))
+    assert scores(doc) == {("FooNet", "tokens/s", "141", None)}
+
+
+@pytest.mark.parametrize("tail", ["of the original performance", "of its full-precision accuracy",
+                                  "of the teacher's score"])
+def test_a_share_of_another_figure_is_no_score(nlp, tail):
+    doc = annotate(nlp, INTRO + f"With pruning, FooGAN keeps an accuracy of up to 75% {tail} on ImageNet.",
+                   {**ENTS, "accuracy": "Metric"}, ("FooGAN",))
+    assert scores(doc) == set()
+    doc = annotate(nlp, INTRO + "With pruning, FooGAN keeps an accuracy of up to 75% on ImageNet.",
+                   {**ENTS, "accuracy": "Metric"}, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "accuracy", "75", "ImageNet")}
+
+
+def test_methods_listed_before_as_many_numbers_each_own_theirs(nlp):
+    doc = annotate(nlp, "We propose FooNet-S and FooNet-L, two readers. FooNet-S and FooNet-L reach 80.1% and 82.3% "
+                   "accuracy on Alpha-QA, respectively.",
+                   {"FooNet-S": "Method", "FooNet-L": "Method", "accuracy": "Metric", "Alpha-QA": "Dataset"},
+                   ("FooNet-S", "FooNet-L"))
+    assert scores(doc) == {("FooNet-S", "accuracy", "80.1", "Alpha-QA"), ("FooNet-L", "accuracy", "82.3", "Alpha-QA")}
+
+
+def test_a_later_number_of_a_run_takes_the_metric_before_the_first(nlp):
+    doc = annotate(nlp, "We propose FooNet-S and FooNet-L, two readers. FooNet-S and FooNet-L reach accuracies of "
+                   "80.1% and 82.3% on Alpha-QA.",
+                   {"FooNet-S": "Method", "FooNet-L": "Method", "accuracies": "Metric", "Alpha-QA": "Dataset"},
+                   ("FooNet-S", "FooNet-L"))
+    assert scores(doc) == {("FooNet-S", "accuracies", "80.1", "Alpha-QA"),
+                           ("FooNet-L", "accuracies", "82.3", "Alpha-QA")}
+
+
 def test_gains_listed_each_with_its_metric_are_all_margins(nlp):
     doc = annotate(nlp, "We propose FooNet, an explainer. FooNet shows an average improvement of 27.1% in Insertion "
                    "and 31.4% in Deletion.", {"FooNet": "Method", "Insertion": "Metric", "Deletion": "Metric"}, ("FooNet",))
@@ -436,6 +478,11 @@ def test_each_training_data_link_leads_to_training_data(nlp, word):
     ("other_score_qualifiers", "merely", " merely 3.1 for ", "other_score"),
     ("comparison_dataset_links", "over", " over the ", "dataset_after"),
     ("dataset_before_links", "within", "within the ", "dataset_before"),
+    ("share_of", "of\\s+the\\s+oracle", " of the oracle", "share_of"),
+    ("source_words", "borrowed", "questions borrowed from the ", "source_from"),
+    ("peer_proposal_verbs", "unveil\\w*", "we unveil ", "peer_proposal_verb"),
+    ("outcome_words", "wins?\\b", "it wins", "outcome"),
+    ("own_dataset_references", "our\\s+collection", "tested on our collection", "own_dataset_reference"),
     # after a baseline score's cue, a link lets a fifth word stand before the number
     ("possessive_score_links", "reaching", "the previous best FID on test split reaching ", "baseline_score"),
 ])
@@ -446,6 +493,15 @@ def test_an_entry_added_by_a_rules_file_reaches_the_result_rules(tmp_path, key, 
         rule, "search")
     assert not getattr(getattr(result_rules(), rule), check)(text)
     assert getattr(getattr(result_rules([path]), rule), check)(text)
+
+
+@pytest.mark.parametrize("piece", PIECES["source_words"])
+def test_each_source_word_makes_the_dataset_after_it_the_source_of_other_data(nlp, piece):
+    text = "We propose FooNet, a reader. FooNet is evaluated on Beta-QA, whose questions were {}from Alpha-QA."
+    doc = annotate(nlp, text.format(example(piece) + " "), READER, ("FooNet",))
+    assert evaluations(doc) == {("FooNet", "Beta-QA")}, example(piece)
+    assert evaluations(annotate(nlp, text.format("also tested "), READER, ("FooNet",))) == {("FooNet", "Beta-QA"),
+                                                                                   ("FooNet", "Alpha-QA")}
 
 
 @pytest.mark.parametrize("piece", PIECES["trained_on_words"])

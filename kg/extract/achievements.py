@@ -9,9 +9,11 @@ import re
 from kg.extract.found_relations import FoundRelations
 from kg.extract.improvements import Comparison, is_gain, owns_gain
 from kg.extract.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
+from kg.extract.numbers import Quantity, runs
 from kg.extract.relation_sentence import Sentence, start_of_clause
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
-                                plain_score, previous_in_list, respective_metric, rules_of)
+                                plain_score, previous_in_list, respective_metric,
+                                respective_subject, rules_of, share_of)
 from kg.extract.subjects import find_subject
 
 
@@ -30,6 +32,8 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
         while before is not None and metric is None:  # "85.3% accuracy on A and 62.1% on B"
             metric = metric_near(s, before, number_run_end(s, before))
             before = previous_in_list(s, before)
+        if metric is None:
+            metric = _metric_of_run(s, q)  # "accuracies of 80.1% and 82.3%": the run's first number's metric
         if metric is None and not s.of("Metric"):
             metric = plain_score(s, q)  # "a best-yet score of 71.84 on FooBench"
         if metric is None and q.from_value is not None:
@@ -42,12 +46,16 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
         achieved = c.achieve_verb.search(s.text[:q.start], s.places)
         if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not achieved:
             continue  # a bare whole number ("3 layers") is rarely a score
+        if share_of(s, q):
+            continue  # "75% of the original performance": a share of another figure
         if baseline_score(s, q, start_of_clause(s, q.start)):
             continue  # "surpassing the previous best FID of 21.6": the baseline's
         excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
         subject, conf = find_subject(s, q.start, excluded)
         if subject is None:
             subject, conf = _sole_method(s, q.start, excluded)
+        if subject is not None:
+            subject = respective_subject(s, q, subject)  # "A and B reach 80.1% and 82.3%, respectively"
         named = for_method(s, run_end)
         if named is not None:
             subject, conf = named.name, 0.8  # "141 tokens/s for FooNet-8B and 117 tokens/s for FooNet-70B"
@@ -73,3 +81,14 @@ def _sole_method(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tupl
     names = {m.name for m in s.of("Method") if all(m.end <= a or m.start >= b for a, b in excluded)
              and start_of_clause(s, m.start) == clause}
     return (names.pop(), 0.55) if len(names) == 1 else (None, 0.0)
+
+
+def _metric_of_run(s: Sentence, q: Quantity) -> str | None:
+    """ "top-1 accuracies of 80.1% and 82.3% on A and B": a number later in a
+    run of numbers (numbers.runs) takes the metric named before the run's
+    first number, in the same unit."""
+    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
+    first = run[0]
+    if first is q or first.unit != q.unit:
+        return None
+    return metric_near(s, first, first.end)

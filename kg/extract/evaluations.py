@@ -1,43 +1,80 @@
 """The rules of evaluatedOn: the datasets a sentence tests a method on,
-the paper's own datasets where results name none, and the datasets of the
-scores and margins found."""
+the paper's own datasets where results name none ("our benchmark" stands
+for them), and the datasets of the scores and margins found. A sentence
+that names no subject for its dataset tests the paper's proposal (each of
+its proposals introduced in its own right) only when it is about the
+paper's work, not background or another method's result."""
 
 from __future__ import annotations
+
+from typing import Iterable, Sequence
 
 from kg.extract.found_relations import FoundRelations
 from kg.extract.improvements import Comparison
 from kg.extract.metric_dataset import is_training_data
 from kg.extract.relation_sentence import Mention, Sentence
-from kg.extract.subjects import find_subject
+from kg.extract.results import ResultRules, rules_of
+from kg.extract.subjects import find_subject, refers_to_proposal
 
 
 def find_evaluations(s: Sentence, comparisons: list[Comparison], found: FoundRelations) -> None:
     c = s.cues
-    datasets = s.of("Dataset")
+    datasets = s.of("Dataset") or _own_dataset_referred(s)
     if not datasets:
         _evaluations_on_own_data(s, found)
+        _results_on_own_data(s, found)
         return
-    evaluative = bool(c.evaluation.search(s.text, s.places))
+    evaluative = bool(c.evaluation.search(s.text, s.places) or rules_of(s).outcome.search(s.text))
     excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
     for d in datasets:
         if is_training_data(s, d):
             continue  # training data, not a test
         subject, conf = find_subject(s, d.start, excluded)
-        if subject is not None and s.main is not None and subject != s.main \
-                and not any(m.proposed and m.name == subject for m in s.mentions):
+        other = subject is not None and s.main is not None and subject != s.main \
+            and not any(m.proposed and m.name == subject for m in s.mentions)
+        if other:
             # In a paper with a proposal, other methods named beside a dataset are
             # mostly background ("X has been applied to D"); the proposal is what is tested.
             subject = None
-        if subject is None and s.main and evaluative:
+        peers = False
+        if subject is None and s.main and evaluative and _tests_own_work(s, other):
             subject, conf = s.main, 0.5
+            peers = len(s.peer_proposals) > 1 and s.main in s.peer_proposals
         if subject is None:
             subject, conf = _subject_after(s, d.end, excluded)
         if subject is None or (d.proposed and subject == s.main and not _tested_on_own(s, d, evaluative)):
             continue
         if not evaluative:
             conf *= 0.7
-        for name in _listed_with(s, subject, d.start):
+        names = _listed_with(s, subject, d.start)
+        if peers:  # "Experiments on D show ...", in a paper of several proposals: each is tested
+            names = list(dict.fromkeys(names + list(s.peer_proposals)))
+        for name in names:
             found.add(s, {"s": name, "p": "evaluatedOn", "o": d.name}, conf)
+
+
+def _own_dataset_referred(s: Sentence) -> list[Mention]:
+    """ "We evaluate 12 rankers on our benchmark": words that stand for the
+    dataset of the paper's own named last before the sentence (results
+    own_dataset_references), as a mention of it where they stand."""
+    if not s.own_datasets:
+        return []
+    m = rules_of(s).own_dataset_reference.search(s.text)
+    if m is None:
+        return []
+    return [Mention(m.start(), m.end(), "Dataset", s.own_datasets[-1], True, -1, -1)]
+
+
+def _tests_own_work(s: Sentence, other_subject: bool) -> bool:
+    """Whether a sentence that speaks of evaluation but names no subject for
+    its dataset tests the paper's proposal there: it names the proposal, or
+    "we", "our method"; or it comes after the proposal was first named and
+    its dataset's clause is about no other method. Not the background before
+    the proposal ("Deep models reach strong results on ImageNet"), nor
+    another method's result ("BarNet reaches 71% on D")."""
+    if any(m.proposed for m in s.mentions) or refers_to_proposal(s, len(s.text)):
+        return True
+    return s.last_proposal is not None and not other_subject
 
 
 def _tested_on_own(s: Sentence, d: Mention, evaluative: bool) -> bool:
@@ -63,6 +100,24 @@ def _evaluations_on_own_data(s: Sentence, found: FoundRelations) -> None:
         return
     for name in s.own_datasets:
         found.add(s, {"s": s.main, "p": "evaluatedOn", "o": name}, 0.5)
+
+
+def _results_on_own_data(s: Sentence, found: FoundRelations) -> None:
+    """ "We introduce FooBench ... We also propose FooNet, a ranker that
+    stays competitive in every setting": a result said of a proposal of the paper
+    (the subject of the sentence's first word of evaluation) in a sentence
+    that names no dataset is on the dataset the paper made last before it.
+    Another method's result there is left alone: mostly a finding about
+    earlier work ("existing models show no gain")."""
+    if not s.own_datasets:
+        return
+    for cue in s.cues.evaluation.finditer(s.text, s.places):
+        subject, _ = find_subject(s, cue.start())
+        if subject is None:
+            continue
+        if subject == s.main or any(m.proposed and m.name == subject for m in s.mentions):
+            found.add(s, {"s": subject, "p": "evaluatedOn", "o": s.own_datasets[-1]}, 0.5)
+        return
 
 
 def evaluations_of_results(found: FoundRelations) -> None:
@@ -106,3 +161,24 @@ def _listed_with(s: Sentence, subject: str, pos: int) -> list[str]:
         hi += 1
     listed = [m.name for m in methods[lo:hi + 1] if s.main is None or m.proposed or m.name == subject]
     return list(dict.fromkeys(listed))
+
+
+def peer_proposals(ents: Sequence[Mention], text: str, sentences: Iterable[tuple[int, int, int, int]],
+                   rules: ResultRules) -> list[tuple[int, str]]:
+    """The proposals the paper introduces each in its own right, with where:
+    the first proposed method of a sentence, after a verb of results
+    peer_proposal_verbs in that sentence ("Next, we propose FooDistill").
+    `ents` are the document's mentions, `sentences` (first token, end
+    token, start char, end char) as the relation component walks them."""
+    proposed = [m for m in ents if m.label == "Method" and m.proposed]
+    out: list[tuple[int, str]] = []
+    if len(proposed) < 2:
+        return out
+    k = 0
+    for _, _, start, end in sentences:
+        while k < len(proposed) and proposed[k].start < start:
+            k += 1
+        if k < len(proposed) and proposed[k].start < end \
+                and rules.peer_proposal_verb.search(text, start, proposed[k].start):
+            out.append((proposed[k].start, proposed[k].name))
+    return out

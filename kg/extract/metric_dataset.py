@@ -82,8 +82,12 @@ def tested_datasets(s: Sentence) -> list[Mention]:
 
 
 def is_training_data(s: Sentence, d: Mention) -> bool:
-    """ "trained on D", "pre-trained on D", "the training set of D"."""
-    return bool(rules_of(s).trained_on.search(s.text[max(0, d.start - 60):d.start])) or \
+    """ "trained on D", "pre-trained on D", "the training set of D"; also
+    data taken from D to make other data ("samples collected from D"): no
+    set results are measured on."""
+    before = s.text[max(0, d.start - 60):d.start]
+    r = rules_of(s)
+    return bool(r.trained_on.search(before) or r.source_from.search(before)) or \
         named_for_training(s, start_of_clause(s, d.start), d)
 
 

@@ -54,6 +54,7 @@ class Sentence:
     clause_breaks: list[int] | None = None  # filled when first asked for
     last_proposal: str | None = None  # the proposed method named last before the sentence
     follows_proposal: bool = False  # whether the sentence before names a proposal of the paper
+    peer_proposals: tuple[str, ...] = ()  # the proposals each introduced in its own right before the sentence
     own_datasets: tuple[str, ...] = ()  # the paper's own datasets named before the sentence
     by_label: dict[str, list[Mention]] | None = None  # of()'s answers, made when first asked
     context_dataset: str | None = None  # where earlier results were measured (kg.extract.results.result_setting)

@@ -24,7 +24,7 @@ from spacy.tokens import Doc
 from kg.extract.achievements import find_achievements
 from kg.extract.address_cues import address_cues
 from kg.extract.addresses import find_addresses
-from kg.extract.evaluations import find_evaluations, evaluations_of_results
+from kg.extract.evaluations import evaluations_of_results, find_evaluations, peer_proposals
 from kg.extract.found_relations import FoundRelations
 from kg.extract.improvements import DIGIT, find_comparisons, find_improvements, place_gains, unplaced_gains
 from kg.extract.metric_dataset import tested_datasets
@@ -70,6 +70,7 @@ class RelationFinder:
         found = FoundRelations()
         proposed_at = [(m.start, m.name) for m in ents if m.label == "Method" and m.proposed]
         own_data_at = [(m.start, m.name) for m in ents if m.label == "Dataset" and m.proposed]
+        peers_at = peer_proposals(ents, text, _sentences(doc), self.results)
         unplaced: list[tuple[Sentence, dict]] = []  # margins said without a baseline (unplaced_gains)
         named_before = False  # whether the sentence before names a proposal (Sentence.follows_proposal)
         setting = None  # the dataset of the results reported so far (see results.result_setting)
@@ -88,6 +89,7 @@ class RelationFinder:
             s.last_proposal = before[-1] if before else None
             s.follows_proposal = named_before
             s.own_datasets = tuple(dict.fromkeys(name for at, name in own_data_at if at < char_start))
+            s.peer_proposals = tuple(dict.fromkeys(name for at, name in peers_at if at < char_start))
             s.context_dataset, s.result_rules, s.numbers = setting, self.results, self.numbers
             s.address_cues = self.address_cues
             comparisons = find_comparisons(s)

@@ -54,6 +54,11 @@ class ResultRules:
     training_data: re.Pattern  # ends where the dataset begins: "of the ", "from "
     trained_on: re.Pattern  # ends where the dataset begins: "trained on ", "pre-trained on the "
     pretrained_on: re.Pattern  # the same for pre-training only
+    source_from: re.Pattern  # ends where the dataset begins: "collected from ", "sourced from the "
+    own_dataset_reference: re.Pattern  # "our benchmark", "the proposed dataset"
+    share_of: re.Pattern  # matched right after a number: " of the original performance"
+    peer_proposal_verb: re.Pattern  # "we propose " before the first proposal of a sentence
+    outcome: re.Pattern  # "better", "performs": with relation_cues evaluation, a sentence of evaluation
     score_context: re.Pattern  # ends where the number begins: "achieves ", "an accuracy of about "
     other_score: re.Pattern  # right after a comparison's cue: " 3.17 for ", " only 86.9% of the "
     dataset_after: re.Pattern  # right after a baseline: " on seven of the eight ", " on the "
@@ -101,6 +106,11 @@ def _result_rules(extra: tuple[str, ...]) -> ResultRules:
         trained_on=re.compile(rf"\b{_alt(data['trained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$", re.I),
         pretrained_on=re.compile(rf"\b{_alt(data['pretrained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$",
                                  re.I),
+        own_dataset_reference=re.compile(rf"\b{_alt(data['own_dataset_references'])}\b", re.I),
+        share_of=re.compile(rf"\s*{_alt(data['share_of'])}\b", re.I),
+        source_from=re.compile(rf"\b{_alt(data['source_words'])}\s+(?:[\w-]+\s+){{0,2}}?from\s+(?:the\s+|previous\s+|earlier\s+)*$", re.I),
+        peer_proposal_verb=re.compile(rf"\b{_alt(data['peer_proposal_verbs'])}", re.I),
+        outcome=re.compile(rf"\b{_alt(data['outcome_words'])}", re.I),
         score_context=re.compile(
             rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
         # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
@@ -257,13 +267,7 @@ def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quanti
     groups = mention_lists(s, label)
     if not groups:
         return None
-    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
-    lists = [run] if len(run) > 1 else []
-    if rules_of(s).respectively.search(s.text):
-        same = [c for c in candidates if c.unit == q.unit and _bracketed(s, c) == _bracketed(s, q)]
-        if q in same and len(same) > 1:
-            lists.append(same)
-    for numbers in lists:
+    for numbers in _number_lists(s, q, candidates):
         fitting = [g for g in groups if len(g) == len(numbers)]
         if not fitting:
             continue
@@ -271,6 +275,32 @@ def respective(s: Sentence, q: Quantity, label: str, candidates: Sequence[Quanti
         group = min(fitting, key=lambda g: min(abs(g[-1].end - numbers[0].start), abs(g[0].start - numbers[-1].end)))
         return group[numbers.index(q)].name
     return None
+
+
+def _number_lists(s: Sentence, q: Quantity, candidates: Sequence[Quantity]) -> list[list[Quantity]]:
+    """The lists of numbers `q` is in that may pair with a list of names:
+    its run ("85.1% and 78.3%"), and where the sentence says
+    "respectively", the `candidates` of its unit."""
+    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
+    lists = [run] if len(run) > 1 else []
+    if rules_of(s).respectively.search(s.text):
+        same = [c for c in candidates if c.unit == q.unit and _bracketed(s, c) == _bracketed(s, q)]
+        if q in same and len(same) > 1:
+            lists.append(same)
+    return lists
+
+
+def respective_subject(s: Sentence, q: Quantity, subject: str) -> str:
+    """ "FooNet-S and FooNet-L reach 80.1% and 82.3%, respectively": where
+    the subject found is one of a list of methods before the numbers, as
+    long as the list of numbers `q` is in, the k-th number is the k-th
+    method's."""
+    for numbers in _number_lists(s, q, s.quantities):
+        for group in mention_lists(s, "Method"):
+            if len(group) == len(numbers) and group[-1].end <= numbers[0].start \
+                    and any(m.name == subject for m in group):
+                return group[numbers.index(q)].name
+    return subject
 
 
 def _bracketed(s: Sentence, q: Quantity) -> bool:
@@ -304,18 +334,28 @@ def measured_against(s: Sentence, clause_start: int, q: Quantity) -> bool:
 
 
 def for_method(s: Sentence, run_end: int) -> Mention | None:
-    """ "141 tokens/s for FooNet-8B": a proposed method named right after a
-    number and its metric, with "for"; the number is its result."""
+    """ "141 tokens/s for FooNet-8B": a method named right after a number
+    and its metric, with "for"; the number is its result, whether or not
+    the paper calls the method its own ("our method reaches 141 tokens/s
+    for the 8B judge": the judge is what ran). A score after a cue of
+    another method's score ("compared with 3.17 for BarNet") is ruled out
+    before this is asked."""
     m = rules_of(s).method_link.match(s.text, run_end)
     if not m:
         return None
-    return next((x for x in s.of("Method") if x.start == m.end() and x.proposed), None)
+    return next((x for x in s.of("Method") if x.start == m.end()), None)
 
 
 def plain_score(s: Sentence, q: Quantity) -> str | None:
     """ "a best-yet score of 71.84 on FooBench": with no metric named, the
     benchmark's own score, in the metric "score"."""
     return "score" if rules_of(s).plain_score.search(s.text, max(0, q.start - 60), q.start) else None
+
+
+def share_of(s: Sentence, q: Quantity) -> bool:
+    """ "keeps up to 75% of the original accuracy after pruning": a
+    percentage of another figure, no score of its own."""
+    return q.unit == "%" and bool(rules_of(s).share_of.match(s.text, q.end))
 
 
 def averaged(s: Sentence, run_end: int) -> bool:
