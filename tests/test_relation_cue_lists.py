@@ -149,6 +149,9 @@ REGEX_LISTS: dict[str, Case] = {
     # "2.7 ... compared with 3.1 for BarNet" beats BarNet only where lower is better.
     "lower_is_better": (lambda x: PROPOSAL + f"QuillNet reaches a {x} of 2.7, compared with 3.1 for BarNet.",
                         quill_beats_barnet),
+    # A small number said to be small makes "compared to" a gain with no comparative written.
+    "saving_words": (lambda x: f"FooNet needs {x} 8 passes compared to the 300 passes of BarNet on CIFAR-10.",
+                     beats_barnet),
     "baseline_phrases": (lambda x: f"FooNet outperforms the {x} parser on CIFAR-10.",
                          lambda rels, x: improves(rels) == {("FooNet", f"{x} parser")}),
     "baseline_leading_of": (lambda x: f"FooNet surpasses {x} of prior methods on CIFAR-10.",

@@ -361,3 +361,14 @@ def test_another_method_may_beat_the_proposal(nlp):
 def test_the_proposal_is_no_baseline_of_itself(nlp):
     doc = run(nlp, "Our parser outperforms QuillNet-free pipelines and QuillNet baselines.")
     assert all(o != "QuillNet" for _, o in beaten(doc))
+
+
+# -- a saving said with "only" before "compared to" ----------------------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet parses a page in only 12 passes compared to the 300 passes of BarNet.", {("QuillNet", "BarNet")}),
+    ("QuillNet needs just 2 GPUs compared with BarNet.", {("QuillNet", "BarNet")}),
+    # no saving word, no gain word: a comparison with no side taken
+    ("QuillNet parses a page in 12 passes compared to BarNet.", set()),
+])
+def test_only_a_small_number_compared_to_a_baseline_is_a_saving(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == expected

@@ -58,7 +58,7 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
             other = rules_of(s).other_score.match(text, obj_start)
             if other and _beats(s, cue_start, other):
                 starts.append((cue_start, other.end()))
-            elif gainful:
+            elif gainful or c.saving_before.search(text, max(0, cue_start - 80), cue_start):
                 starts.append((cue_start, obj_start))
     # "comparable accuracy to X, with 10x fewer parameters": X is matched, and beaten on the advantage.
     parity: set[int] = set()

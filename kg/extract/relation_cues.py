@@ -127,6 +127,7 @@ class Cues:
     improve_over: Cue  # "improves over", "improves upon"
     compared_to: Cue  # "compared to", "in comparison with"
     gain_context: Cue  # a comparative or gain word that makes "compared to" a gain
+    saving_before: re.Pattern  # right before "compared to": "only 8 steps", a saving that makes it a gain
     improve_of: Cue  # "improves the accuracy of"
     improve_object: Cue  # "improves" with the improved method as object: "improves BERT"
     margin_over: Cue  # a margin written before its baseline: "+1.2% over", "3 points over"
@@ -299,6 +300,9 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         compared_to=_cue(rf"\b{_alt(compared)}\s", compared),
         gain_context=_cue(rf"\b(?:{comparatives}|{gains}|{improve_of})\b",
                           data["comparatives"] + data["gain_words"] + data["improve_of"]),
+        # "requiring only 8 steps compared to ...": a small number said to be small, up to three words after it.
+        saving_before=re.compile(rf"\b{_alt(data['saving_words'])}\s+(?:[\w-]+\s+)?\d[\d.,]*\s*(?:%|{margin})?"
+                                 rf"(?:\s+[\w-]+){{0,3}}\s+$", re.I),
         # Not the second half of a compound: "an Autoencoder-enhanced model".
         improve_object=_cue(rf"(?<!-)\b{_alt(data['improve_object_verbs'])}\s+", data["improve_object_verbs"]),
         improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", data["improve_of"]),
