@@ -372,3 +372,13 @@ def test_the_proposal_is_no_baseline_of_itself(nlp):
 ])
 def test_only_a_small_number_compared_to_a_baseline_is_a_saving(nlp, sentence, expected):
     assert beaten(run(nlp, sentence, BarNet="Method")) == expected
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet sharply lowers BarNet's memory use.", {("QuillNet", "BarNet")}),
+    ("QuillNet improves the BarNet\u2019s recall on PTB.", {("QuillNet", "BarNet")}),
+    # a possessive that is no object of an improve verb
+    ("QuillNet reuses BarNet's lexicon to improve recall.", set()),
+])
+def test_a_method_named_with_a_possessive_after_an_improve_verb_is_improved_over(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == expected

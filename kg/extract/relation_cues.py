@@ -129,6 +129,8 @@ class Cues:
     gain_context: Cue  # a comparative or gain word that makes "compared to" a gain
     saving_before: re.Pattern  # right before "compared to": "only 8 steps", a saving that makes it a gain
     improve_of: Cue  # "improves the accuracy of"
+    improve_of_before: re.Pattern  # an improve_of verb right before a method: "lowers [the] " of "lowers BERT's latency"
+    possessive_object: re.Pattern  # "'s " right after that method
     improve_object: Cue  # "improves" with the improved method as object: "improves BERT"
     margin_over: Cue  # a margin written before its baseline: "+1.2% over", "3 points over"
     percent_over: Cue  # "8% over X": a margin only after a margin's words ("by 8% over", "a gain of 8% over")
@@ -305,6 +307,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
                                  rf"(?:\s+[\w-]+){{0,3}}\s+$", re.I),
         # Not the second half of a compound: "an Autoencoder-enhanced model".
         improve_object=_cue(rf"(?<!-)\b{_alt(data['improve_object_verbs'])}\s+", data["improve_object_verbs"]),
+        improve_of_before=re.compile(rf"\b{improve_of}\s+(?:the\s+)?$", re.I),
+        possessive_object=re.compile(r"['\u2019]s\s"),
         improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", data["improve_of"]),
         margin_over=_cue(
             rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?|\d+(?:\.\d+)?\s?{margin})"
