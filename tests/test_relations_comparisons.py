@@ -382,3 +382,15 @@ def test_only_a_small_number_compared_to_a_baseline_is_a_saving(nlp, sentence, e
 ])
 def test_a_method_named_with_a_possessive_after_an_improve_verb_is_improved_over(nlp, sentence, expected):
     assert beaten(run(nlp, sentence, BarNet="Method")) == expected
+
+
+def test_numbers_given_as_examples_in_brackets_are_the_comparisons_margins(nlp):
+    doc = run(nlp, "QuillNet clearly outperforms BarNet (e.g., 4.2% on PTB and 1.5% on CTB).",
+              BarNet="Method", PTB="Dataset", CTB="Dataset")
+    assert valued(doc) == {("QuillNet", "BarNet", "4.2"), ("QuillNet", "BarNet", "1.5")}
+
+
+def test_numbers_in_brackets_are_no_margins_where_the_comparison_has_its_own(nlp):
+    doc = run(nlp, "QuillNet beats BarNet by 2.0 points (e.g., 91.2% on PTB).",
+              BarNet="Method", PTB="Dataset")
+    assert valued(doc) == {("QuillNet", "BarNet", "2.0")}

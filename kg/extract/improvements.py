@@ -334,6 +334,9 @@ def _gains(s: Sentence) -> list[Quantity]:
     margin in the same unit are margins too ("up to 6.3% improvement on A,
     2.1% on B")."""
     clear = [q for q in s.quantities if (is_gain(s, q) and not _in_brackets(s, q)) or _paren_after_method(s, q)]
+    if not clear:
+        # "improves X's results (e.g., 24.5% on A and 11.3% on B)": examples of the gain said before them
+        clear = [q for q in s.quantities if q.from_value is None and _in_examples(s, q) and not _score_context(s, q)]
     units = {q.unit for q in clear if q.unit}
     more = [q for q in s.quantities if q not in clear and q.unit in units and q.from_value is None
             and not _in_brackets(s, q) and not _score_context(s, q)]
@@ -367,6 +370,13 @@ def owns_gain(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
 def _in_brackets(s: Sentence, q: Quantity) -> bool:
     opened = s.text.rfind("(", 0, q.start)
     return opened >= 0 and s.text.rfind(")", 0, q.start) < opened
+
+
+def _in_examples(s: Sentence, q: Quantity) -> bool:
+    """Whether the number stands in brackets that open with an example marker: "(e.g., 2.1% on A)"."""
+    opened = s.text.rfind("(", 0, q.start)
+    return opened >= 0 and s.text.rfind(")", 0, q.start) < opened \
+        and bool(s.cues.example_marker.match(s.text[opened + 1:q.start]))
 
 
 def _score_context(s: Sentence, q: Quantity) -> bool:
