@@ -394,3 +394,16 @@ def test_numbers_in_brackets_are_no_margins_where_the_comparison_has_its_own(nlp
     doc = run(nlp, "QuillNet beats BarNet by 2.0 points (e.g., 91.2% on PTB).",
               BarNet="Method", PTB="Dataset")
     assert valued(doc) == {("QuillNet", "BarNet", "2.0")}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet reduces the word error rate (WER) of a clause segmentation (CS) model by 6.1%.",
+     {("QuillNet", "clause segmentation (CS) model", "6.1")}),
+    ("QuillNet improves the accuracy of clause segmentation systems.", {("QuillNet", "clause segmentation systems", None)}),
+    # a model of no task named, or a task with no model
+    ("QuillNet improves the accuracy of the language model by 2.0%.", set()),
+    ("QuillNet improves the accuracy of clause segmentation on legal text.", set()),
+])
+def test_a_model_of_a_task_whose_measure_is_improved_is_improved_over(nlp, sentence, expected):
+    doc = run(nlp, sentence, clause_segmentation="Task")
+    assert valued(doc) == expected

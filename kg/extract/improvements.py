@@ -74,15 +74,17 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
             starts.append((m.start(), m.end()))
     # "improves the accuracy of BERT": the method whose result is improved.
     methods = s.of("Method")
-    if "improve_of" in may and methods:
+    of_method: set[int] = set()
+    own_of: set[int] = set()  # "reduces the WER of an ASR model": a model of a task, in the text's own words
+    if "improve_of" in may:
         ends = {m.end() for m in c.improve_of.finditer(text, s.places)}
         # "lowers BERT's latency": the method whose measure is improved, named with a possessive.
         ends |= {meth.start for meth in methods if c.possessive_object.fullmatch(text, meth.end, meth.end + 3)
                  and c.improve_of_before.search(text, max(0, meth.start - 40), meth.start)}
         starts += [(meth.start - 1, meth.start) for meth in methods if meth.start in ends]
         of_method = {meth.start for meth in methods if meth.start in ends}
-    else:
-        of_method = set()
+        own_of = ends - of_method
+        starts += [(end - 1, end) for end in sorted(own_of)]
     # "matches X on A and outperforms it on B": "it" stands for the yardstick named before.
     referred: dict[int, int] = {}  # cue start -> where its pronoun ends
     if parity:
@@ -100,7 +102,7 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
         subject, conf = find_subject(s, cue_start, compared=True)
         if subject is None:
             subject, conf = _fronted_subject(s, cue_start, obj_start)
-        if subject is None and obj_start not in of_method:
+        if subject is None and obj_start not in of_method and obj_start not in own_of:
             subject, conf = _reported_subject(s, cue_start)
         if subject is None:
             continue
@@ -108,6 +110,8 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
         # Not the subject itself, nor the subject's name with kind words ("Starbucks models").
         baselines = [b for b in baselines if b.name != subject and not b.name.startswith(subject + " ")]
         if obj_start in direct and baselines and not _direct_object(s, obj_start, baselines[0]):
+            continue
+        if obj_start in own_of and baselines and not _task_model(s, obj_start, baselines[0]):
             continue
         if not baselines:
             continue
@@ -145,6 +149,20 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
     word = re.match(r"[\w-]*", after).group().lower()
     # "enhances prior parsers and ...": a list separator ends the object as it ends a baseline phrase.
     return not after or not after[0].isalnum() or word in c.stops or word in c.list_separators
+
+
+def _task_model(s: Sentence, obj_start: int, b: Baseline) -> bool:
+    """Whether the whole object of "improves the accuracy of" is a model
+    of a task, in the text's own words: "of an ASR model", "of speech
+    recognition systems"; a task named and a head noun, nothing else."""
+    c = s.cues
+    if b.named or any(w not in c.drop_first for w in s.text[obj_start:b.start].lower().split()):
+        return False
+    task = next((m for m in s.of("Task") if m.start == b.start), None)
+    if task is None:
+        return False
+    rest = re.sub(r"\([^()]*\)", " ", s.text[task.end:b.end]).lower().split()  # "(ASR)": the task's abbreviation
+    return bool(rest) and all(w in c.baseline_heads for w in rest)
 
 
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:

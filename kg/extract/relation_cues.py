@@ -309,7 +309,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         improve_object=_cue(rf"(?<!-)\b{_alt(data['improve_object_verbs'])}\s+", data["improve_object_verbs"]),
         improve_of_before=re.compile(rf"\b{improve_of}\s+(?:the\s+)?$", re.I),
         possessive_object=re.compile(r"['\u2019]s\s"),
-        improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", data["improve_of"]),
+        improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+|\([\w@-]+\)\s+){{0,5}}?(?:of|for)\s+", data["improve_of"]),
         margin_over=_cue(
             rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?|\d+(?:\.\d+)?\s?{margin})"
             rf"\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
