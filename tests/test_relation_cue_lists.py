@@ -205,11 +205,13 @@ WORD_LISTS: dict[str, Case] = {
                               lambda rels, x: {("FooNet", "prior methods"), ("FooNet", "BazNet")} <= improves(rels)),
     "clause_breaks": (lambda x: f"FooNet is small {x} outperforms prior methods on CIFAR-10.",
                       lambda rels, x: not improves(rels)),
+    # A word that only looks like a gerund opens no gerund phrase baseline ("than during the night runs").
+    "not_gerunds": (lambda x: f"FooNet is more accurate than {x} the night runs.", lambda rels, x: not improves(rels)),
 }
 
 def new_word(key: str) -> str:
     """A word that is no entry of list `key` (a plural where the list holds plurals)."""
-    return "zzzs" if key == "not_baseline_plurals" else "zzz"
+    return {"not_baseline_plurals": "zzzs", "not_gerunds": "zzzing"}.get(key, "zzz")
 
 
 def test_every_list_has_a_sentence() -> None:

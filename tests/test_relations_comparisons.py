@@ -407,3 +407,20 @@ def test_numbers_in_brackets_are_no_margins_where_the_comparison_has_its_own(nlp
 def test_a_model_of_a_task_whose_measure_is_improved_is_improved_over(nlp, sentence, expected):
     doc = run(nlp, sentence, clause_segmentation="Task")
     assert valued(doc) == expected
+
+
+# -- a gerund phrase: what is done instead ------------------------------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet is more accurate than selecting the first parse.", {("QuillNet", "selecting the first parse")}),
+    ("QuillNet errs less often, compared to working on unlabeled clauses.",
+     {("QuillNet", "working on unlabeled clauses")}),
+    ("QuillNet is faster than BarNet or using a rule lexicon.",
+     {("QuillNet", "BarNet"), ("QuillNet", "using a rule lexicon")}),
+    # the paper's own, a word that only looks like a gerund, a gerund alone, a participle clause
+    ("QuillNet is faster than using our lexicon alone.", set()),
+    ("QuillNet is more accurate than nothing at all.", set()),
+    ("QuillNet is more accurate than guessing.", set()),
+    ("QuillNet outperforms BarNet, enabling faster parsing.", {("QuillNet", "BarNet")}),
+])
+def test_a_gerund_phrase_after_a_comparison_is_a_baseline_in_the_texts_words(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == expected
