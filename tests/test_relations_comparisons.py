@@ -164,6 +164,7 @@ def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
     ("QuillNet enhances existing parsers across treebanks.", {("QuillNet", "existing parsers", None)}),
     ("QuillNet speeds up the pretrained parsers by 3x.", {("QuillNet", "pretrained parsers", "3")}),
     ("QuillNet augments prior parsers such as BarNet and ZapNet.", {("QuillNet", "BarNet", None), ("QuillNet", "ZapNet", None)}),
+    ("QuillNet improves the previous state of the art by 2.3 points.", {("QuillNet", "previous state of the art", "2.3")}),
     # no earlier work as the object: nothing is beaten
     ("QuillNet improves the results on PTB.", set()),
     ("QuillNet improves BarNet reasoning on PTB.", set()),

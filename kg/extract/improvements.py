@@ -139,8 +139,9 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
         generic = [w for w in generic if w not in c.drop_first]
         return bool(generic) and (generic[0] in c.baseline_modifiers or bool(c.baseline_phrase.search(lead_text)))
     lead = lead_text.lower().split()
-    if any(w not in c.drop_first for w in lead) or " of " in s.text[b.start:b.end]:
-        return False
+    if any(w not in c.drop_first for w in lead) \
+            or (" of " in s.text[b.start:b.end] and not c.baseline_phrase.search(b.name)):
+        return False  # "improves the training of LLMs"; but "improves the previous state of the art"
     if not b.named and b.name.split()[0].lower() not in c.baseline_modifiers and not c.baseline_phrase.search(b.name):
         return False  # "improves the results": no earlier work named
     if b.named and c.plural_name.search(s.text[b.start:b.end]):
