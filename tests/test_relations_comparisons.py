@@ -184,6 +184,7 @@ def test_the_object_of_an_improve_verb(nlp, sentence, expected):
     ("QuillNet outperforms both SparseZip and Wanda on PTB.", {"SparseZip", "Wanda"}),
     ("QuillNet is 3x faster than the Hubble implementation.", {"Hubble"}),
     ("QuillNet learns a smaller grammar than Lempel-Ziv.", {"Lempel-Ziv"}),
+    ("QuillNet parses 2x faster than zParse and fastChart.", {"zParse", "fastChart"}),
     ("QuillNet is faster than GPU baselines.", {"GPU baselines"}),
     ("QuillNet outperforms ImageNet-pretrained parsers.", set()),
 ])

@@ -321,9 +321,10 @@ def _name_written(s: Sentence, items: list, c) -> Baseline | None:
 
 
 def _name_like(word: str, c) -> bool:
-    """Written as a name: a capital or a digit, not a word that is never a
-    name ("GPU") nor an adjective made with a hyphen ("ImageNet-pretrained")."""
-    if not (word[:1].isupper() or any(ch.isdigit() for ch in word)) or not any(ch.isalpha() for ch in word):
+    """Written as a name: a capital (first or inside: "vLLM", "fastText") or
+    a digit, not a word that is never a name ("GPU") nor an adjective made
+    with a hyphen ("ImageNet-pretrained")."""
+    if not any(ch.isupper() or ch.isdigit() for ch in word) or not any(ch.isalpha() for ch in word):
         return False
     return word not in c.not_names and word.rsplit("-", 1)[-1].lower() not in c.adjective_suffixes
 
