@@ -426,3 +426,15 @@ def test_a_model_of_a_task_whose_measure_is_improved_is_improved_over(nlp, sente
 ])
 def test_a_gerund_phrase_after_a_comparison_is_a_baseline_in_the_texts_words(nlp, sentence, expected):
     assert beaten(run(nlp, sentence, BarNet="Method")) == expected
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet reaches +2.1 BLEU over BarNet.", {("QuillNet", "BarNet", "2.1")}),
+    ("QuillNet delivers 1.2 F1 points over BarNet.", {("QuillNet", "BarNet", "1.2")}),
+    ("QuillNet yields +0.8 mAP over BarNet on PTB.", {("QuillNet", "BarNet", "0.8")}),
+    ("QuillNet scores 3 points above BarNet.", {("QuillNet", "BarNet", "3")}),
+    # a score reached, not a margin: no sign, no unit, no gain word
+    ("QuillNet reaches 30.1 BLEU over the test set.", set()),
+])
+def test_a_metrics_name_between_a_margin_and_its_baseline(nlp, sentence, expected):
+    assert valued(run(nlp, sentence, BarNet="Method", BLEU="Metric", F1="Metric", mAP="Metric")) == expected

@@ -268,6 +268,8 @@ def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
     after = s.text[q.end:q.end + 40]
     if c.gain_before.search(s.text[window:q.start], s.places, window) or c.gain_after.match(after):
         return True
+    if c.margin_over.pattern.match(s.text, q.start):
+        return True  # "1.2 F1 points over X": a number written before its baseline
     # "a 9.6% word error rate reduction": the gain word after the metric's name.
     metric = next((m for m in s.of("Metric") if m.start >= q.end and not s.text[q.end:m.start].strip()), None)
     return bool(metric and c.gain_after.match(s.text[metric.end:metric.end + 40]))

@@ -100,6 +100,10 @@ class Cue:
         return starts[:bisect_left(starts, length)]
 
 
+# A metric's name as written after a number: a capital in it ("BLEU", "F1", "mAP"), case as written.
+_METRIC_WORD = r"(?-i:[A-Za-z][\w@.-]*?[A-Z][\w@-]*|[A-Z][\w@-]*)"
+
+
 def _cue(pattern: str, pieces: Iterable[str], needs: Iterable[str] | None = None) -> Cue:
     """A cue whose matches begin with one of the regex `pieces` (`pattern` is
     written with them); its heads are theirs. `needs`: for a pattern whose
@@ -311,10 +315,13 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         improve_of_before=re.compile(rf"\b{improve_of}\s+(?:the\s+)?$", re.I),
         possessive_object=re.compile(r"['\u2019]s\s"),
         improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+|\([\w@-]+\)\s+){{0,5}}?(?:of|for)\s+", data["improve_of"]),
+        # "+2.1 BLEU over X", "1.2 F1 points over X": a metric's name may stand between a margin and its unit.
         margin_over=_cue(
-            rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?|\d+(?:\.\d+)?\s?{margin})"
+            rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?(?:\s+{_METRIC_WORD})?(?:\s+{margin})?"
+            rf"|\d+(?:\.\d+)?\s?{margin}|\d+(?:\.\d+)?\s+{_METRIC_WORD}\s+{margin})"
             rf"\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
-        percent_over=_cue(rf"(?<![\w.])\d+(?:\.\d+)?\s?%\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
+        percent_over=_cue(rf"(?<![\w.])\d+(?:\.\d+)?(?:\s?%|\s+{_METRIC_WORD})\s+(?:{gains}\s+)?{_alt(baseline_after)}\s",
+                          (), needs=baseline_after),
         achieve_verb=_cue(rf"\b{_alt(data['achieve_verbs'])}\b", data["achieve_verbs"]),
         gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
         gain_before=_cue(
