@@ -399,7 +399,7 @@ def test_numbers_in_brackets_are_no_margins_where_the_comparison_has_its_own(nlp
 
 
 @pytest.mark.parametrize("sentence, expected", [
-    ("QuillNet reduces the word error rate (WER) of a clause segmentation (CS) model by 6.1%.",
+    ("QuillNet lowers the character error rate (CER) of a clause segmentation (CS) model by 6.1%.",
      {("QuillNet", "clause segmentation (CS) model", "6.1")}),
     ("QuillNet improves the accuracy of clause segmentation systems.", {("QuillNet", "clause segmentation systems", None)}),
     # a model of no task named, or a task with no model

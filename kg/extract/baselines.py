@@ -133,7 +133,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
             break  # the next clause: "... and further outperforms ..." (but "established methods")
         if not cur and (not pieces or sep in c.coordinators) and _gerund(tok, c):
             tail = _gerund_phrase(tokens, i, c)
-            if tail:  # "than selecting the first candidate", "compared to A or using B": what is done instead
+            if tail:  # "than picking the top parse", "compared to A or using B": what is done instead
                 gerunds.add(len(pieces))
                 pieces.append(tokens[i:i + tail])
                 seps.append(sep)
@@ -175,8 +175,8 @@ def _gerund(tok: Token, c) -> bool:
 
 
 def _gerund_phrase(tokens: list[Token], i: int, c) -> int:
-    """How many tokens the gerund phrase at i holds ("working on unhardened
-    classifiers"): its object, up to seven words, to a mark, a list
+    """How many tokens the gerund phrase at i holds ("training on unlabeled
+    clauses"): its object, up to seven words, to a mark, a list
     separator, a number, a cue or a stop; a preposition of
     participle_preps goes on when a word follows it. 0 for a gerund alone."""
     j = i + 1

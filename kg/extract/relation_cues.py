@@ -131,7 +131,7 @@ class Cues:
     improve_over: Cue  # "improves over", "improves upon"
     compared_to: Cue  # "compared to", "in comparison with"
     gain_context: Cue  # a comparative or gain word that makes "compared to" a gain
-    saving_before: re.Pattern  # right before "compared to": "only 8 steps", a saving that makes it a gain
+    saving_before: re.Pattern  # right before "compared to": "only 4 passes", a saving that makes it a gain
     improve_of: Cue  # "improves the accuracy of"
     improve_of_before: re.Pattern  # an improve_of verb right before a method: "lowers [the] " of "lowers BERT's latency"
     possessive_object: re.Pattern  # "'s " right after that method
@@ -307,7 +307,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         compared_to=_cue(rf"\b{_alt(compared)}\s", compared),
         gain_context=_cue(rf"\b(?:{comparatives}|{gains}|{improve_of})\b",
                           data["comparatives"] + data["gain_words"] + data["improve_of"]),
-        # "requiring only 8 steps compared to ...": a small number said to be small, up to three words after it.
+        # "needing only 4 passes compared to ...": a small number said to be small, up to three words after it.
         saving_before=re.compile(rf"\b{_alt(data['saving_words'])}\s+(?:[\w-]+\s+)?\d[\d.,]*\s*(?:%|{margin})?"
                                  rf"(?:\s+[\w-]+){{0,3}}\s+$", re.I),
         # Not the second half of a compound: "an Autoencoder-enhanced model".
