@@ -378,6 +378,8 @@ def test_only_a_small_number_compared_to_a_baseline_is_a_saving(nlp, sentence, e
 
 @pytest.mark.parametrize("sentence, expected", [
     ("QuillNet sharply lowers BarNet's memory use.", {("QuillNet", "BarNet")}),
+    ("QuillNet cuts the latency of BarNet by 40%.", {("QuillNet", "BarNet")}),
+    ("QuillNet doubles the throughput of BarNet.", {("QuillNet", "BarNet")}),
     ("QuillNet improves the BarNet\u2019s recall on PTB.", {("QuillNet", "BarNet")}),
     # a possessive that is no object of an improve verb
     ("QuillNet reuses BarNet's lexicon to improve recall.", set()),
