@@ -440,3 +440,13 @@ def test_a_gerund_phrase_after_a_comparison_is_a_baseline_in_the_texts_words(nlp
 ])
 def test_a_metrics_name_between_a_margin_and_its_baseline(nlp, sentence, expected):
     assert valued(run(nlp, sentence, BarNet="Method", BLEU="Metric", F1="Metric", mAP="Metric")) == expected
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("The improvement over BarNet is largest on long clauses.", {("QuillNet", "BarNet")}),
+    ("Notably, the gains over BarNet grow with clause length.", {("QuillNet", "BarNet")}),
+    # a gain with a name before it is that method's, not the proposal's
+    ("ZapNet's improvement over BarNet is small.", {("ZapNet", "BarNet")}),
+])
+def test_a_gain_that_opens_the_sentence_is_the_proposals(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method", ZapNet="Method")) == expected

@@ -211,6 +211,8 @@ def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
     c = s.cues
     if s.main is None or any(m.start < cue_start for m in s.of("Method")):
         return None, 0.0
+    if c.gain_over.pattern.match(s.text, cue_start) and _opens_sentence(s, s.text[:cue_start]):
+        return s.main, 0.5  # "The improvement over X is 2.3 points": a gain that opens the sentence is the proposal's
     word = re.match(r"[\w-]*", s.text[cue_start:]).group().lower()
     verbs = (c.improve_verb, c.improve_over, c.improve_object, c.parity)
     if not word.endswith("ing") and any(v.pattern.match(s.text, cue_start) for v in verbs):
@@ -221,6 +223,14 @@ def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
     if not c.evaluation.search(before, s.places) or not c.report_verb.search(before):
         return None, 0.0  # "results show", "experiments demonstrate": a result reported
     return s.main, 0.5
+
+
+def _opens_sentence(s: Sentence, before: str) -> bool:
+    """Whether `before` is at most a sentence opener and determiners: "Notably, the "."""
+    words = before.split()
+    while words and words[-1].lower() in s.cues.drop_first:
+        words.pop()
+    return bool(s.cues.sentence_opener.match(" ".join(words) + " "))
 
 
 def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
