@@ -69,7 +69,7 @@ def values(rels: list[dict]) -> set[tuple[str, str, str | None]]:
 
 
 METHODS = {"FooNet": "Method", "BarNet": "Method", "BazNet": "Method", "QuillNet": "Method", "CIFAR-10": "Dataset",
-           "QuillBench": "Dataset"}
+           "QuillBench": "Dataset", "zig attention": "Method"}  # a method whose name is written in lower case
 OWN = ("QuillNet", "QuillBench")  # the paper's own method and dataset
 
 
@@ -205,6 +205,9 @@ WORD_LISTS: dict[str, Case] = {
                               lambda rels, x: {("FooNet", "prior methods"), ("FooNet", "BazNet")} <= improves(rels)),
     "clause_breaks": (lambda x: f"FooNet is small {x} outperforms prior methods on CIFAR-10.",
                       lambda rels, x: not improves(rels)),
+    # After a method's name in lower case, a word that names the method itself leaves the name the baseline.
+    "name_heads": (lambda x: f"FooNet outperforms the popular zig attention {x}, and runs faster.",
+                   lambda rels, x: improves(rels) == {("FooNet", "zig attention")}),
     # A word that only looks like a gerund opens no gerund phrase baseline ("than during the night runs").
     "not_gerunds": (lambda x: f"FooNet is more accurate than {x} the night runs.", lambda rels, x: not improves(rels)),
 }

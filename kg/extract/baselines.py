@@ -289,10 +289,12 @@ def _named_in(s: Sentence, items: list, c) -> Mention | None:
             if k == len(items) - 1 and k > 0 and s.text[x.start:x.end].islower() \
                     and c.baseline_phrase.search(s.text, _item_start(s, items[0]), x.start):
                 return None  # "the state-of-the-art AR transformer": a kind of earlier work, not the name
-            # A name, not a kind written in lower case: "a strong flow model baseline" stays whole.
+            # A name, not a kind written in lower case: "a strong flow model baseline" stays whole;
+            # but "the popular cross-attention mechanism" is cross-attention (name_heads).
             written = s.text[x.start:x.end]  # "MLP methods" names MLP though its name is "multilayer perceptron"
-            return x if k == len(items) - 1 or any(ch.isupper() or ch.isdigit() for ch in written) else None
-        if x.lower_ not in c.baseline_heads:
+            itself = k < len(items) - 1 and all(t.lower_ in c.name_heads for t in items[k + 1:])
+            return x if k == len(items) - 1 or itself or any(ch.isupper() or ch.isdigit() for ch in written) else None
+        if x.lower_ not in c.baseline_heads and x.lower_ not in c.name_heads:
             return None
     return None
 

@@ -173,6 +173,7 @@ class Cues:
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
     not_gerunds: frozenset[str]  # "during", "nothing": -ing words that open no gerund phrase baseline
+    name_heads: frozenset[str]  # "mechanism": after a method's name, the method itself ("the cross-attention mechanism")
     drop_first: frozenset[str]
     stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
     stop_exceptions: dict[str, tuple[tuple[str, ...], ...]]  # ... and those that do not ("by itself")
@@ -371,6 +372,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),
         not_gerunds=frozenset(w.lower() for w in data["not_gerunds"]),
+        name_heads=frozenset(w.lower() for w in data["name_heads"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
         stop_exceptions=_by_first_word(data["baseline_stop_exceptions"]),
