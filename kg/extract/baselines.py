@@ -290,7 +290,7 @@ def _named_in(s: Sentence, items: list, c) -> Mention | None:
                     and c.baseline_phrase.search(s.text, _item_start(s, items[0]), x.start):
                 return None  # "the state-of-the-art AR transformer": a kind of earlier work, not the name
             # A name, not a kind written in lower case: "a strong flow model baseline" stays whole;
-            # but "the popular cross-attention mechanism" is cross-attention (name_heads).
+            # but "the classic gated attention mechanism" is gated attention (name_heads).
             written = s.text[x.start:x.end]  # "MLP methods" names MLP though its name is "multilayer perceptron"
             itself = k < len(items) - 1 and all(t.lower_ in c.name_heads for t in items[k + 1:])
             return x if k == len(items) - 1 or itself or any(ch.isupper() or ch.isdigit() for ch in written) else None
