@@ -116,6 +116,8 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
         if not baselines:
             continue
         baselines += _coordinated(s, max(b.end for b in baselines), subject)
+        if obj_start in own_of:
+            baselines += _measure_of_next(s, max(b.end for b in baselines), subject)
         end = referred.get(cue_start, max(b.end for b in baselines))  # "... outperforms it": what follows "it"
         if obj_start in parity and cue_start not in referred and not c.advantage.match(text, end):
             continue  # "on par with X" and no more: X is matched, not beaten
@@ -124,6 +126,25 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
         comp.aside = _aside(s, comp)  # once here: the margin pass and owns_gain (achieves) both ask
         found.append(comp)
     return found
+
+
+_MEASURE_OF = re.compile(r"(?:[\w-]+\s+|\([\w@-]+\)\s+){1,5}?of\s+")
+
+
+def _measure_of_next(s: Sentence, end: int, subject: str) -> list[Baseline]:
+    """Further models of a task each with their own measure and margin, the
+    verb left out: "reduces the WER of A by 6%, and the CER of B by 10%"."""
+    out: list[Baseline] = []
+    while True:
+        step = s.cues.next_by.match(s.text, end)
+        measure = _MEASURE_OF.match(s.text, step.end()) if step else None
+        if measure is None:
+            return out
+        found = baselines_from(s, measure.end(), subject)
+        if not found or not _task_model(s, measure.end(), found[0]) or not s.cues.margin_next.match(s.text, found[0].end):
+            return out
+        out.append(found[0])
+        end = found[0].end
 
 
 def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
