@@ -69,7 +69,7 @@ def values(rels: list[dict]) -> set[tuple[str, str, str | None]]:
 
 
 METHODS = {"FooNet": "Method", "BarNet": "Method", "BazNet": "Method", "QuillNet": "Method", "CIFAR-10": "Dataset",
-           "QuillBench": "Dataset"}
+           "QuillBench": "Dataset", "zig attention": "Method"}  # a method whose name is written in lower case
 OWN = ("QuillNet", "QuillBench")  # the paper's own method and dataset
 
 
@@ -149,6 +149,9 @@ REGEX_LISTS: dict[str, Case] = {
     # "2.7 ... compared with 3.1 for BarNet" beats BarNet only where lower is better.
     "lower_is_better": (lambda x: PROPOSAL + f"QuillNet reaches a {x} of 2.7, compared with 3.1 for BarNet.",
                         quill_beats_barnet),
+    # A small number said to be small makes "compared to" a gain with no comparative written.
+    "saving_words": (lambda x: f"FooNet needs {x} 8 passes compared to the 300 passes of BarNet on CIFAR-10.",
+                     beats_barnet),
     "baseline_phrases": (lambda x: f"FooNet outperforms the {x} parser on CIFAR-10.",
                          lambda rels, x: improves(rels) == {("FooNet", f"{x} parser")}),
     "baseline_leading_of": (lambda x: f"FooNet surpasses {x} of prior methods on CIFAR-10.",
@@ -202,11 +205,16 @@ WORD_LISTS: dict[str, Case] = {
                               lambda rels, x: {("FooNet", "prior methods"), ("FooNet", "BazNet")} <= improves(rels)),
     "clause_breaks": (lambda x: f"FooNet is small {x} outperforms prior methods on CIFAR-10.",
                       lambda rels, x: not improves(rels)),
+    # After a method's name in lower case, a word that names the method itself leaves the name the baseline.
+    "name_heads": (lambda x: f"FooNet outperforms the popular zig attention {x}, and runs faster.",
+                   lambda rels, x: improves(rels) == {("FooNet", "zig attention")}),
+    # A word that only looks like a gerund opens no gerund phrase baseline ("than during the night runs").
+    "not_gerunds": (lambda x: f"FooNet is more accurate than {x} the night runs.", lambda rels, x: not improves(rels)),
 }
 
 def new_word(key: str) -> str:
     """A word that is no entry of list `key` (a plural where the list holds plurals)."""
-    return "zzzs" if key == "not_baseline_plurals" else "zzz"
+    return {"not_baseline_plurals": "zzzs", "not_gerunds": "zzzing"}.get(key, "zzz")
 
 
 def test_every_list_has_a_sentence() -> None:

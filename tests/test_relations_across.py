@@ -83,3 +83,22 @@ def test_a_method_named_after_they_is_the_subject(nlp):
                         "In their tests they saw SwellNet outperform DriftNet on TideSet.",
                    ENTS, proposed=("KelpNet",))
     assert beaten(doc) == {("SwellNet", "DriftNet")}
+
+
+# -- one comparison said twice -----------------------------------------------------------
+def test_a_comparison_without_a_number_goes_where_its_baseline_has_one_with_a_kind_word(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "KelpNet outperforms DriftNet on long horizons. "
+                        "On TideSet it cuts recall errors by 9.2% compared to DriftNets.",
+                   {**ENTS, "DriftNets": "Method"}, proposed=("KelpNet",), names={"DriftNets": "DriftNet network"})
+    got = {(r["o"], r.get("value")) for r in rels(doc, "improvesOver")}
+    assert got == {("DriftNet network", "9.2")}
+
+
+def test_a_comparison_without_a_number_stays_beside_another_baseline_with_the_same_first_word(nlp):
+    doc = annotate(nlp, "We present KelpNet, a sampler of ocean states. "
+                        "KelpNet outperforms prior methods on long horizons. "
+                        "On TideSet it cuts recall errors by 9.2% compared to prior samplers.",
+                   ENTS, proposed=("KelpNet",))
+    got = {(r["o"], r.get("value")) for r in rels(doc, "improvesOver")}
+    assert got == {("prior methods", None), ("prior samplers", "9.2")}

@@ -164,6 +164,7 @@ def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
     ("QuillNet enhances existing parsers across treebanks.", {("QuillNet", "existing parsers", None)}),
     ("QuillNet speeds up the pretrained parsers by 3x.", {("QuillNet", "pretrained parsers", "3")}),
     ("QuillNet augments prior parsers such as BarNet and ZapNet.", {("QuillNet", "BarNet", None), ("QuillNet", "ZapNet", None)}),
+    ("QuillNet improves the previous state of the art by 2.3 points.", {("QuillNet", "previous state of the art", "2.3")}),
     # no earlier work as the object: nothing is beaten
     ("QuillNet improves the results on PTB.", set()),
     ("QuillNet improves BarNet reasoning on PTB.", set()),
@@ -183,6 +184,7 @@ def test_the_object_of_an_improve_verb(nlp, sentence, expected):
     ("QuillNet outperforms both SparseZip and Wanda on PTB.", {"SparseZip", "Wanda"}),
     ("QuillNet is 3x faster than the Hubble implementation.", {"Hubble"}),
     ("QuillNet learns a smaller grammar than Lempel-Ziv.", {"Lempel-Ziv"}),
+    ("QuillNet parses 2x faster than zParse and fastChart.", {"zParse", "fastChart"}),
     ("QuillNet is faster than GPU baselines.", {"GPU baselines"}),
     ("QuillNet outperforms ImageNet-pretrained parsers.", set()),
 ])
@@ -361,3 +363,96 @@ def test_another_method_may_beat_the_proposal(nlp):
 def test_the_proposal_is_no_baseline_of_itself(nlp):
     doc = run(nlp, "Our parser outperforms QuillNet-free pipelines and QuillNet baselines.")
     assert all(o != "QuillNet" for _, o in beaten(doc))
+
+
+# -- a saving said with "only" before "compared to" ----------------------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet parses a page in only 12 passes compared to the 300 passes of BarNet.", {("QuillNet", "BarNet")}),
+    ("QuillNet needs just 2 GPUs compared with BarNet.", {("QuillNet", "BarNet")}),
+    # no saving word, no gain word: a comparison with no side taken
+    ("QuillNet parses a page in 12 passes compared to BarNet.", set()),
+])
+def test_only_a_small_number_compared_to_a_baseline_is_a_saving(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == expected
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet sharply lowers BarNet's memory use.", {("QuillNet", "BarNet")}),
+    ("QuillNet cuts the latency of BarNet by 40%.", {("QuillNet", "BarNet")}),
+    ("QuillNet doubles the throughput of BarNet.", {("QuillNet", "BarNet")}),
+    ("QuillNet improves the BarNet\u2019s recall on PTB.", {("QuillNet", "BarNet")}),
+    # a possessive that is no object of an improve verb
+    ("QuillNet reuses BarNet's lexicon to improve recall.", set()),
+])
+def test_a_method_named_with_a_possessive_after_an_improve_verb_is_improved_over(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == expected
+
+
+def test_numbers_given_as_examples_in_brackets_are_the_comparisons_margins(nlp):
+    doc = run(nlp, "QuillNet clearly outperforms BarNet (e.g., 4.2% on PTB and 1.5% on CTB).",
+              BarNet="Method", PTB="Dataset", CTB="Dataset")
+    assert valued(doc) == {("QuillNet", "BarNet", "4.2"), ("QuillNet", "BarNet", "1.5")}
+
+
+def test_numbers_in_brackets_are_no_margins_where_the_comparison_has_its_own(nlp):
+    doc = run(nlp, "QuillNet beats BarNet by 2.0 points (e.g., 91.2% on PTB).",
+              BarNet="Method", PTB="Dataset")
+    assert valued(doc) == {("QuillNet", "BarNet", "2.0")}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet lowers the character error rate (CER) of a clause segmentation (CS) model by 6.1%.",
+     {("QuillNet", "clause segmentation (CS) model", "6.1")}),
+    ("QuillNet improves the accuracy of clause segmentation systems.", {("QuillNet", "clause segmentation systems", None)}),
+    # a model of no task named, or a task with no model
+    ("QuillNet improves the accuracy of the language model by 2.0%.", set()),
+    ("QuillNet improves the accuracy of clause segmentation on legal text.", set()),
+])
+def test_a_model_of_a_task_whose_measure_is_improved_is_improved_over(nlp, sentence, expected):
+    doc = run(nlp, sentence, clause_segmentation="Task")
+    assert valued(doc) == expected
+
+
+# -- a gerund phrase: what is done instead ------------------------------------------------
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet is more accurate than selecting the first parse.", {("QuillNet", "selecting the first parse")}),
+    ("QuillNet errs less often, compared to working on unlabeled clauses.",
+     {("QuillNet", "working on unlabeled clauses")}),
+    ("QuillNet is faster than BarNet or using a rule lexicon.",
+     {("QuillNet", "BarNet"), ("QuillNet", "using a rule lexicon")}),
+    # the paper's own, a word that only looks like a gerund, a gerund alone, a participle clause
+    ("QuillNet is faster than using our lexicon alone.", set()),
+    ("QuillNet is more accurate than nothing at all.", set()),
+    ("QuillNet is more accurate than guessing.", set()),
+    ("QuillNet outperforms BarNet, enabling faster parsing.", {("QuillNet", "BarNet")}),
+])
+def test_a_gerund_phrase_after_a_comparison_is_a_baseline_in_the_texts_words(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method")) == expected
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("QuillNet reaches +2.1 BLEU over BarNet.", {("QuillNet", "BarNet", "2.1")}),
+    ("QuillNet delivers 1.2 F1 points over BarNet.", {("QuillNet", "BarNet", "1.2")}),
+    ("QuillNet yields +0.8 mAP over BarNet on PTB.", {("QuillNet", "BarNet", "0.8")}),
+    ("QuillNet scores 3 points above BarNet.", {("QuillNet", "BarNet", "3")}),
+    # a score reached, not a margin: no sign, no unit, no gain word
+    ("QuillNet reaches 30.1 BLEU over the test set.", set()),
+])
+def test_a_metrics_name_between_a_margin_and_its_baseline(nlp, sentence, expected):
+    assert valued(run(nlp, sentence, BarNet="Method", BLEU="Metric", F1="Metric", mAP="Metric")) == expected
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("The improvement over BarNet is largest on long clauses.", {("QuillNet", "BarNet")}),
+    ("Notably, the gains over BarNet grow with clause length.", {("QuillNet", "BarNet")}),
+    # a gain with a name before it is that method's, not the proposal's
+    ("ZapNet's improvement over BarNet is small.", {("ZapNet", "BarNet")}),
+])
+def test_a_gain_that_opens_the_sentence_is_the_proposals(nlp, sentence, expected):
+    assert beaten(run(nlp, sentence, BarNet="Method", ZapNet="Method")) == expected
+
+
+def test_a_second_model_of_a_task_with_its_own_measure_and_margin(nlp):
+    doc = run(nlp, "QuillNet lowers the error rate of a clause segmentation model by 6.1%, and the latency of a "
+                   "tree parsing model by 12%.", clause_segmentation="Task", tree_parsing="Task")
+    assert valued(doc) == {("QuillNet", "clause segmentation model", "6.1"), ("QuillNet", "tree parsing model", "12")}

@@ -56,6 +56,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
     pieces: list[list] = []  # each a list of Token | Mention
     seps: list[str] = []  # the separator before each piece
     examples_from: int | None = None  # index of the first piece given as an example
+    gerunds: set[int] = set()  # indexes of the pieces that are gerund phrases (_gerund_phrase)
     cur: list = []
     sep = ""
     i = 0
@@ -114,7 +115,7 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
                     if cur:
                         pieces.append(cur)
                         seps.append(sep)
-                    named = [b for b in _finish(s, pieces, seps, examples_from, subject) if b.named]
+                    named = [b for b in _finish(s, pieces, seps, examples_from, subject, gerunds) if b.named]
                     return named + examples
             i = close + 1
             continue
@@ -130,6 +131,15 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
         if (c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text)) \
                 and not (not cur and low in c.baseline_modifiers):
             break  # the next clause: "... and further outperforms ..." (but "established methods")
+        if not cur and (not pieces or sep in c.coordinators) and _gerund(tok, c):
+            tail = _gerund_phrase(tokens, i, c)
+            if tail:  # "than picking the top parse", "compared to A or using B": what is done instead
+                gerunds.add(len(pieces))
+                pieces.append(tokens[i:i + tail])
+                seps.append(sep)
+                sep = ""
+                i += tail
+                continue
         if not cur and pieces and low.endswith("ing") and tok.text.islower() and low not in c.baseline_modifiers \
                 and low not in c.baseline_heads:
             break  # "over X, enabling ...": a participle clause, not the next item
@@ -152,7 +162,39 @@ def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]
     if cur:
         pieces.append(cur)
         seps.append(sep)
-    return _finish(s, pieces, seps, examples_from, subject)
+    return _finish(s, pieces, seps, examples_from, subject, gerunds)
+
+
+def _gerund(tok: Token, c) -> bool:
+    """A verb's -ing form written in lower case that is no word of earlier
+    work ("existing") nor a baseline head ("prompting") nor a word that only
+    looks like one ("during", "nothing": the rules' not_gerunds)."""
+    low = tok.lower_
+    return low.endswith("ing") and len(low) > 4 and tok.text.islower() and low not in c.baseline_modifiers \
+        and low not in c.baseline_heads and low not in c.not_gerunds
+
+
+def _gerund_phrase(tokens: list[Token], i: int, c) -> int:
+    """How many tokens the gerund phrase at i holds ("training on unlabeled
+    clauses"): its object, up to seven words, to a mark, a list
+    separator, a number, a cue or a stop; a preposition of
+    participle_preps goes on when a word follows it. 0 for a gerund alone."""
+    j = i + 1
+    while j < len(tokens) and j - i < 8:
+        tok = tokens[j]
+        low = tok.lower_
+        nxt = tokens[j + 1] if j + 1 < len(tokens) else None
+        if low in c.participle_preps and nxt is not None and nxt.text[:1].isalpha():
+            j += 1
+            continue
+        if not tok.text[:1].isalnum() and tok.text not in _END_PUNCT and tok.text != ",":
+            return 0  # "using the last <EOS> ...": a symbol inside the phrase, where it ends is unknown
+        if not tok.text[:1].isalnum() or low in c.list_separators or any(ch.isdigit() for ch in low) \
+                or _stop_here(tokens, j, c.stops, c.stop_exceptions) or low in c.stops_after_noun \
+                or c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text):
+            break
+        j += 1
+    return j - i if j - i >= 2 and tokens[j - 1].lower_ not in c.participle_preps else 0
 
 
 def _participle_tail(s: Sentence, tokens: list[Token], i: int) -> int:
@@ -207,7 +249,7 @@ def _baselines_inside(s: Sentence, start: int, end: int, subject: str | None) ->
 
 
 def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int | None,
-            subject: str | None) -> list[Baseline]:
+            subject: str | None, gerunds: set[int]) -> list[Baseline]:
     out: list[Baseline] = []
     pending: list | None = None  # an unfinished adjective piece: "diffusion-based and ..."
     for k, piece in enumerate(pieces):
@@ -218,7 +260,7 @@ def _finish(s: Sentence, pieces: list[list], seps: list[str], examples_from: int
                 out = [b for b in out if b.named]
         if pending is not None and seps[k] in s.cues.coordinators:
             piece = pending + [seps[k]] + piece
-        b = _piece(s, piece, subject)
+        b = _gerund_piece(s, piece) if k in gerunds else _piece(s, piece, subject)
         if b is None:
             if out and pending is None:
                 break
@@ -247,10 +289,12 @@ def _named_in(s: Sentence, items: list, c) -> Mention | None:
             if k == len(items) - 1 and k > 0 and s.text[x.start:x.end].islower() \
                     and c.baseline_phrase.search(s.text, _item_start(s, items[0]), x.start):
                 return None  # "the state-of-the-art AR transformer": a kind of earlier work, not the name
-            # A name, not a kind written in lower case: "a strong flow model baseline" stays whole.
+            # A name, not a kind written in lower case: "a strong flow model baseline" stays whole;
+            # but "the classic gated attention mechanism" is gated attention (name_heads).
             written = s.text[x.start:x.end]  # "MLP methods" names MLP though its name is "multilayer perceptron"
-            return x if k == len(items) - 1 or any(ch.isupper() or ch.isdigit() for ch in written) else None
-        if x.lower_ not in c.baseline_heads:
+            itself = k < len(items) - 1 and all(t.lower_ in c.name_heads for t in items[k + 1:])
+            return x if k == len(items) - 1 or itself or any(ch.isupper() or ch.isdigit() for ch in written) else None
+        if x.lower_ not in c.baseline_heads and x.lower_ not in c.name_heads:
             return None
     return None
 
@@ -279,15 +323,26 @@ def _name_written(s: Sentence, items: list, c) -> Baseline | None:
 
 
 def _name_like(word: str, c) -> bool:
-    """Written as a name: a capital or a digit, not a word that is never a
-    name ("GPU") nor an adjective made with a hyphen ("ImageNet-pretrained")."""
-    if not (word[:1].isupper() or any(ch.isdigit() for ch in word)) or not any(ch.isalpha() for ch in word):
+    """Written as a name: a capital (first or inside: "vLLM", "fastText") or
+    a digit, not a word that is never a name ("GPU") nor an adjective made
+    with a hyphen ("ImageNet-pretrained")."""
+    if not any(ch.isupper() or ch.isdigit() for ch in word) or not any(ch.isalpha() for ch in word):
         return False
     return word not in c.not_names and word.rsplit("-", 1)[-1].lower() not in c.adjective_suffixes
 
 
 def _starts_with_the(piece: list) -> bool:
     return bool(piece) and isinstance(piece[0], Token) and piece[0].lower_ in ("the", "a", "an")
+
+
+def _gerund_piece(s: Sentence, piece: list) -> Baseline | None:
+    """A gerund phrase as a baseline in the text's own words, unless it is the paper's ("using our ...")."""
+    tokens = [t for t in piece if isinstance(t, Token)]  # an unfinished piece before it may bring its separator
+    if any(t.lower_ in s.cues.own_words for t in tokens):
+        return None
+    start = tokens[0].idx - s.start_char
+    end = tokens[-1].idx + len(tokens[-1].text) - s.start_char
+    return Baseline(s.text[start:end], start, end, named=False)
 
 
 def _piece(s: Sentence, piece: list, subject: str | None) -> Baseline | None:

@@ -29,4 +29,16 @@ class FoundRelations:
         rels = list(self.by_key.values())
         # A comparison stated once with a number and once without is one relation.
         valued = {(r["s"], r["p"], r.get("o")) for r in rels if "value" in r}
-        return [r for r in rels if "value" in r or r["p"] != "improvesOver" or (r["s"], r["p"], r.get("o")) not in valued]
+        # ... and so is one whose baseline is written once with a kind word after it: "Transformer",
+        # "the Transformer network" (either may be the one with the number).
+        shorter = {(s, p, _first_words(o)) for s, p, o in valued}
+        return [r for r in rels if "value" in r or r["p"] != "improvesOver"
+                or ((r["s"], r["p"], r.get("o")) not in valued | shorter
+                    and (r["s"], r["p"], _first_words(r.get("o"))) not in valued)]
+
+
+def _first_words(name: str | None) -> str | None:
+    """A name without its last word: "Transformer network" -> "Transformer"; a one-word name stays whole."""
+    if not name or " " not in name:
+        return name
+    return name.rsplit(" ", 1)[0]

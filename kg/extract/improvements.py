@@ -58,7 +58,7 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
             other = rules_of(s).other_score.match(text, obj_start)
             if other and _beats(s, cue_start, other):
                 starts.append((cue_start, other.end()))
-            elif gainful:
+            elif gainful or c.saving_before.search(text, max(0, cue_start - 80), cue_start):
                 starts.append((cue_start, obj_start))
     # "comparable accuracy to X, with 10x fewer parameters": X is matched, and beaten on the advantage.
     parity: set[int] = set()
@@ -74,12 +74,17 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
             starts.append((m.start(), m.end()))
     # "improves the accuracy of BERT": the method whose result is improved.
     methods = s.of("Method")
-    if "improve_of" in may and methods:
+    of_method: set[int] = set()
+    own_of: set[int] = set()  # "reduces the WER of an ASR model": a model of a task, in the text's own words
+    if "improve_of" in may:
         ends = {m.end() for m in c.improve_of.finditer(text, s.places)}
+        # "lowers BERT's latency": the method whose measure is improved, named with a possessive.
+        ends |= {meth.start for meth in methods if c.possessive_object.fullmatch(text, meth.end, meth.end + 3)
+                 and c.improve_of_before.search(text, max(0, meth.start - 40), meth.start)}
         starts += [(meth.start - 1, meth.start) for meth in methods if meth.start in ends]
         of_method = {meth.start for meth in methods if meth.start in ends}
-    else:
-        of_method = set()
+        own_of = ends - of_method
+        starts += [(end - 1, end) for end in sorted(own_of)]
     # "matches X on A and outperforms it on B": "it" stands for the yardstick named before.
     referred: dict[int, int] = {}  # cue start -> where its pronoun ends
     if parity:
@@ -97,7 +102,7 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
         subject, conf = find_subject(s, cue_start, compared=True)
         if subject is None:
             subject, conf = _fronted_subject(s, cue_start, obj_start)
-        if subject is None and obj_start not in of_method:
+        if subject is None and obj_start not in of_method and obj_start not in own_of:
             subject, conf = _reported_subject(s, cue_start)
         if subject is None:
             continue
@@ -106,9 +111,13 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
         baselines = [b for b in baselines if b.name != subject and not b.name.startswith(subject + " ")]
         if obj_start in direct and baselines and not _direct_object(s, obj_start, baselines[0]):
             continue
+        if obj_start in own_of and baselines and not _task_model(s, obj_start, baselines[0]):
+            continue
         if not baselines:
             continue
         baselines += _coordinated(s, max(b.end for b in baselines), subject)
+        if obj_start in own_of:
+            baselines += _measure_of_next(s, max(b.end for b in baselines), subject)
         end = referred.get(cue_start, max(b.end for b in baselines))  # "... outperforms it": what follows "it"
         if obj_start in parity and cue_start not in referred and not c.advantage.match(text, end):
             continue  # "on par with X" and no more: X is matched, not beaten
@@ -117,6 +126,25 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
         comp.aside = _aside(s, comp)  # once here: the margin pass and owns_gain (achieves) both ask
         found.append(comp)
     return found
+
+
+_MEASURE_OF = re.compile(r"(?:[\w-]+\s+|\([\w@-]+\)\s+){1,5}?of\s+")
+
+
+def _measure_of_next(s: Sentence, end: int, subject: str) -> list[Baseline]:
+    """Further models of a task each with their own measure and margin, the
+    verb left out: "reduces the WER of A by 6%, and the CER of B by 10%"."""
+    out: list[Baseline] = []
+    while True:
+        step = s.cues.next_by.match(s.text, end)
+        measure = _MEASURE_OF.match(s.text, step.end()) if step else None
+        if measure is None:
+            return out
+        found = baselines_from(s, measure.end(), subject)
+        if not found or not _task_model(s, measure.end(), found[0]) or not s.cues.margin_next.match(s.text, found[0].end):
+            return out
+        out.append(found[0])
+        end = found[0].end
 
 
 def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
@@ -132,8 +160,9 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
         generic = [w for w in generic if w not in c.drop_first]
         return bool(generic) and (generic[0] in c.baseline_modifiers or bool(c.baseline_phrase.search(lead_text)))
     lead = lead_text.lower().split()
-    if any(w not in c.drop_first for w in lead) or " of " in s.text[b.start:b.end]:
-        return False
+    if any(w not in c.drop_first for w in lead) \
+            or (" of " in s.text[b.start:b.end] and not c.baseline_phrase.search(b.name)):
+        return False  # "improves the training of LLMs"; but "improves the previous state of the art"
     if not b.named and b.name.split()[0].lower() not in c.baseline_modifiers and not c.baseline_phrase.search(b.name):
         return False  # "improves the results": no earlier work named
     if b.named and c.plural_name.search(s.text[b.start:b.end]):
@@ -142,6 +171,20 @@ def _direct_object(s: Sentence, obj_start: int, b: Baseline) -> bool:
     word = re.match(r"[\w-]*", after).group().lower()
     # "enhances prior parsers and ...": a list separator ends the object as it ends a baseline phrase.
     return not after or not after[0].isalnum() or word in c.stops or word in c.list_separators
+
+
+def _task_model(s: Sentence, obj_start: int, b: Baseline) -> bool:
+    """Whether the whole object of "improves the accuracy of" is a model
+    of a task, in the text's own words: "of an ASR model", "of speech
+    recognition systems"; a task named and a head noun, nothing else."""
+    c = s.cues
+    if b.named or any(w not in c.drop_first for w in s.text[obj_start:b.start].lower().split()):
+        return False
+    task = next((m for m in s.of("Task") if m.start == b.start), None)
+    if task is None:
+        return False
+    rest = re.sub(r"\([^()]*\)", " ", s.text[task.end:b.end]).lower().split()  # "(ASR)": the task's abbreviation
+    return bool(rest) and all(w in c.baseline_heads for w in rest)
 
 
 def _beats(s: Sentence, cue_start: int, other: re.Match) -> bool:
@@ -189,6 +232,8 @@ def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
     c = s.cues
     if s.main is None or any(m.start < cue_start for m in s.of("Method")):
         return None, 0.0
+    if c.gain_over.pattern.match(s.text, cue_start) and _opens_sentence(s, s.text[:cue_start]):
+        return s.main, 0.5  # "The improvement over X is 2.3 points": a gain that opens the sentence is the proposal's
     word = re.match(r"[\w-]*", s.text[cue_start:]).group().lower()
     verbs = (c.improve_verb, c.improve_over, c.improve_object, c.parity)
     if not word.endswith("ing") and any(v.pattern.match(s.text, cue_start) for v in verbs):
@@ -199,6 +244,14 @@ def _reported_subject(s: Sentence, cue_start: int) -> tuple[str | None, float]:
     if not c.evaluation.search(before, s.places) or not c.report_verb.search(before):
         return None, 0.0  # "results show", "experiments demonstrate": a result reported
     return s.main, 0.5
+
+
+def _opens_sentence(s: Sentence, before: str) -> bool:
+    """Whether `before` is at most a sentence opener and determiners: "Notably, the "."""
+    words = before.split()
+    while words and words[-1].lower() in s.cues.drop_first:
+        words.pop()
+    return bool(s.cues.sentence_opener.match(" ".join(words) + " "))
 
 
 def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
@@ -246,6 +299,8 @@ def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
     after = s.text[q.end:q.end + 40]
     if c.gain_before.search(s.text[window:q.start], s.places, window) or c.gain_after.match(after):
         return True
+    if c.margin_over.pattern.match(s.text, q.start):
+        return True  # "1.2 F1 points over X": a number written before its baseline
     # "a 9.6% word error rate reduction": the gain word after the metric's name.
     metric = next((m for m in s.of("Metric") if m.start >= q.end and not s.text[q.end:m.start].strip()), None)
     return bool(metric and c.gain_after.match(s.text[metric.end:metric.end + 40]))
@@ -331,6 +386,9 @@ def _gains(s: Sentence) -> list[Quantity]:
     margin in the same unit are margins too ("up to 6.3% improvement on A,
     2.1% on B")."""
     clear = [q for q in s.quantities if (is_gain(s, q) and not _in_brackets(s, q)) or _paren_after_method(s, q)]
+    if not clear:
+        # "improves X's results (e.g., 24.5% on A and 11.3% on B)": examples of the gain said before them
+        clear = [q for q in s.quantities if q.from_value is None and _in_examples(s, q) and not _score_context(s, q)]
     units = {q.unit for q in clear if q.unit}
     more = [q for q in s.quantities if q not in clear and q.unit in units and q.from_value is None
             and not _in_brackets(s, q) and not _score_context(s, q)]
@@ -364,6 +422,13 @@ def owns_gain(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
 def _in_brackets(s: Sentence, q: Quantity) -> bool:
     opened = s.text.rfind("(", 0, q.start)
     return opened >= 0 and s.text.rfind(")", 0, q.start) < opened
+
+
+def _in_examples(s: Sentence, q: Quantity) -> bool:
+    """Whether the number stands in brackets that open with an example marker: "(e.g., 2.1% on A)"."""
+    opened = s.text.rfind("(", 0, q.start)
+    return opened >= 0 and s.text.rfind(")", 0, q.start) < opened \
+        and bool(s.cues.example_marker.match(s.text[opened + 1:q.start]))
 
 
 def _score_context(s: Sentence, q: Quantity) -> bool:

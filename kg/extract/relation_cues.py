@@ -100,6 +100,10 @@ class Cue:
         return starts[:bisect_left(starts, length)]
 
 
+# A metric's name as written after a number: a capital in it ("BLEU", "F1", "mAP"), case as written.
+_METRIC_WORD = r"(?-i:[A-Za-z][\w@.-]*?[A-Z][\w@-]*|[A-Z][\w@-]*)"
+
+
 def _cue(pattern: str, pieces: Iterable[str], needs: Iterable[str] | None = None) -> Cue:
     """A cue whose matches begin with one of the regex `pieces` (`pattern` is
     written with them); its heads are theirs. `needs`: for a pattern whose
@@ -127,7 +131,10 @@ class Cues:
     improve_over: Cue  # "improves over", "improves upon"
     compared_to: Cue  # "compared to", "in comparison with"
     gain_context: Cue  # a comparative or gain word that makes "compared to" a gain
+    saving_before: re.Pattern  # right before "compared to": "only 4 passes", a saving that makes it a gain
     improve_of: Cue  # "improves the accuracy of"
+    improve_of_before: re.Pattern  # an improve_of verb right before a method: "lowers [the] " of "lowers BERT's latency"
+    possessive_object: re.Pattern  # "'s " right after that method
     improve_object: Cue  # "improves" with the improved method as object: "improves BERT"
     margin_over: Cue  # a margin written before its baseline: "+1.2% over", "3 points over"
     percent_over: Cue  # "8% over X": a margin only after a margin's words ("by 8% over", "a gain of 8% over")
@@ -165,6 +172,8 @@ class Cues:
     baseline_heads: frozenset[str]
     baseline_modifiers: frozenset[str]  # "prior parsers", "existing retrievers"
     not_baseline_plurals: frozenset[str]  # "existing datasets": not a baseline
+    not_gerunds: frozenset[str]  # "during", "nothing": -ing words that open no gerund phrase baseline
+    name_heads: frozenset[str]  # "mechanism": after a method's name, the method itself ("the cross-attention mechanism")
     drop_first: frozenset[str]
     stops: dict[str, tuple[tuple[str, ...], ...]]  # first word -> word sequences that end a baseline phrase
     stop_exceptions: dict[str, tuple[tuple[str, ...], ...]]  # ... and those that do not ("by itself")
@@ -299,13 +308,21 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         compared_to=_cue(rf"\b{_alt(compared)}\s", compared),
         gain_context=_cue(rf"\b(?:{comparatives}|{gains}|{improve_of})\b",
                           data["comparatives"] + data["gain_words"] + data["improve_of"]),
+        # "needing only 4 passes compared to ...": a small number said to be small, up to three words after it.
+        saving_before=re.compile(rf"\b{_alt(data['saving_words'])}\s+(?:[\w-]+\s+)?\d[\d.,]*\s*(?:%|{margin})?"
+                                 rf"(?:\s+[\w-]+){{0,3}}\s+$", re.I),
         # Not the second half of a compound: "an Autoencoder-enhanced model".
         improve_object=_cue(rf"(?<!-)\b{_alt(data['improve_object_verbs'])}\s+", data["improve_object_verbs"]),
-        improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+){{0,4}}?(?:of|for)\s+", data["improve_of"]),
+        improve_of_before=re.compile(rf"\b{improve_of}\s+(?:the\s+)?$", re.I),
+        possessive_object=re.compile(r"['\u2019]s\s"),
+        improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+|\([\w@-]+\)\s+){{0,5}}?(?:of|for)\s+", data["improve_of"]),
+        # "+2.1 BLEU over X", "1.2 F1 points over X": a metric's name may stand between a margin and its unit.
         margin_over=_cue(
-            rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?|\d+(?:\.\d+)?\s?{margin})"
+            rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?(?:\s+{_METRIC_WORD})?(?:\s+{margin})?"
+            rf"|\d+(?:\.\d+)?\s?{margin}|\d+(?:\.\d+)?\s+{_METRIC_WORD}\s+{margin})"
             rf"\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
-        percent_over=_cue(rf"(?<![\w.])\d+(?:\.\d+)?\s?%\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
+        percent_over=_cue(rf"(?<![\w.])\d+(?:\.\d+)?(?:\s?%|\s+{_METRIC_WORD})\s+(?:{gains}\s+)?{_alt(baseline_after)}\s",
+                          (), needs=baseline_after),
         achieve_verb=_cue(rf"\b{_alt(data['achieve_verbs'])}\b", data["achieve_verbs"]),
         gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
         gain_before=_cue(
@@ -355,6 +372,8 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),
+        not_gerunds=frozenset(w.lower() for w in data["not_gerunds"]),
+        name_heads=frozenset(w.lower() for w in data["name_heads"]),
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
         stop_exceptions=_by_first_word(data["baseline_stop_exceptions"]),
