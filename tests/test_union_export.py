@@ -177,6 +177,30 @@ def test_a_failed_graph_ttl_writer_fails_the_build(tmp_path, monkeypatch):
     writer.close()
 
 
+def test_graph_ttls_writer_is_this_kg_whatever_the_current_folder(tmp_path, monkeypatch):
+    # `python -m` looks in the current folder first: another kg there (an
+    # older checkout) must not be the one that writes graph.ttl.
+    other = tmp_path / "elsewhere"
+    (other / "kg" / "graph").mkdir(parents=True)
+    (other / "kg" / "__init__.py").write_text("")
+    (other / "kg" / "graph" / "__init__.py").write_text("")
+    (other / "kg" / "graph" / "union_worker.py").write_text("raise SystemExit(5)\n")
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(other)
+    resolver = default_resolver()
+    db = ox.Store()
+    writer = UnionWriter("../out/graph.ttl", "../out/.union.nq", resolver.fresh(), SEPARATE)  # relative, too
+    for abstract, record in PAPERS:
+        db.bulk_extend(record_quads(abstract, record, resolver))
+        writer.add_paper(paper_output(abstract, record, resolver))
+    try:
+        writer.finish(db)
+    finally:
+        writer.close()
+    ttl = (tmp_path / "out" / "graph.ttl").read_bytes()
+    assert {q.triple for q in ox.parse(ttl, ox.RdfFormat.TURTLE)} == union_of(db)
+
+
 def test_renamed_quads_from_the_papers_quads_are_those_read_from_the_store():
     resolver = default_resolver()
     db = ox.Store()

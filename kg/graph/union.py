@@ -244,8 +244,11 @@ def _start_writer(out: str | os.PathLike, spool: str | os.PathLike, resolver: Re
         pickle.dump(resolver, fh, protocol=pickle.HIGHEST_PROTOCOL)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [_PACKAGE_ROOT, env.get("PYTHONPATH")]))
-    return subprocess.Popen([sys.executable, "-m", "kg.graph.union_worker", str(out), str(spool),
-                             _resolver_path(spool)], stdin=subprocess.DEVNULL, env=env)
+    # Run from this kg's folder: `python -m` puts the current folder first on
+    # the path, and another checkout of kg there would write graph.ttl instead.
+    return subprocess.Popen([sys.executable, "-m", "kg.graph.union_worker", os.path.abspath(out),
+                             os.path.abspath(spool), os.path.abspath(_resolver_path(spool))],
+                            stdin=subprocess.DEVNULL, env=env, cwd=_PACKAGE_ROOT)
 
 
 def write_waiting(out: str, spool: str, resolver: Resolver) -> None:
