@@ -40,7 +40,7 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, Iterable, Iterator
 
 import pyoxigraph as ox
 
@@ -122,6 +122,7 @@ class UnionWriter:
         # node renamed (a sixth of them on passages), so that only those are
         # read back as quads (`rename`, `write_waiting`).
         self._index: BinaryIO = open(_index_path(spool), "wb")
+        self._entries: list[tuple] = []  # written a batch at a time: a pickle per paper costs more
         self._writer: subprocess.Popen | None = None
 
     def add_paper(self, paper: PaperOutput) -> None:
@@ -132,8 +133,9 @@ class UnionWriter:
             self.resolver.add(*naming)
         self._out.write(paper.turtle)
         own, shared = paper.own_waiting, paper.shared
-        pickle.dump(_Entry(paper.id, self._spooled, len(own), len(own) + len(shared), paper.nodes, paper.namings),
-                    self._index, protocol=pickle.HIGHEST_PROTOCOL)
+        self._entries.append((paper.id, self._spooled, len(own), len(own) + len(shared), paper.nodes, paper.namings))
+        if len(self._entries) >= _INDEX_BATCH:
+            self._write_entries()
         self._spool.write(own)
         self._spool.write(shared)
         self._spooled += len(own) + len(shared)
@@ -157,6 +159,7 @@ class UnionWriter:
         with clock.stage("export"):
             self._out.close()
             self._spool.close()
+            self._write_entries()
             self._index.close()
             if os.path.getsize(self.spool_path) >= self.separate_bytes:
                 self._writer = _start_writer(self.out_path, self.spool_path, self.resolver)
@@ -164,14 +167,14 @@ class UnionWriter:
                 write_waiting(str(self.out_path), str(self.spool_path), self.resolver)
             batch = Renames(db)
             with open(_index_path(self.spool_path), "rb") as index, open(self.spool_path, "rb") as spool:
-                for entry in _entries(index):
-                    changed = entry.renames(self.resolver)
+                for paper_id, offset, _, size, nodes, namings in _entries(index):
+                    changed = renamed_nodes(self.resolver, zip(nodes, namings))
                     if changed:
                         # every quad that holds an entity waits in the spool, so the
                         # paper's quads there are all the renamed ones of its graph
-                        spool.seek(entry.offset)
-                        quads = list(ox.parse(spool.read(entry.size), format=ox.RdfFormat.N_QUADS))
-                        batch.add(ox.NamedNode(entry.graph), changed, quads)
+                        spool.seek(offset)
+                        quads = list(ox.parse(spool.read(size), format=ox.RdfFormat.N_QUADS))
+                        batch.add(ox.NamedNode(str(iris.paper_graph_iri(paper_id))), changed, quads)
                         report.renamed += len(changed)
             batch.flush()
         return report
@@ -187,6 +190,10 @@ class UnionWriter:
                     raise RuntimeError(f"writing graph.ttl failed (its process ended with code {code})")
             os.unlink(self.spool_path)
             os.unlink(_index_path(self.spool_path))
+
+    def _write_entries(self) -> None:
+        pickle.dump(self._entries, self._index, protocol=pickle.HIGHEST_PROTOCOL)
+        self._entries = []
 
     def close(self) -> None:
         """Close the files and stop the writer (after `finish`, or to give up)."""
@@ -209,31 +216,18 @@ def _index_path(spool: str | os.PathLike) -> str:
     return f"{spool}.index"
 
 
-class _Entry(NamedTuple):
-    """One paper in the spool's index: its quads are `size` bytes at `offset`,
-    the first `own` bytes those about its own nodes (kg.graph.paper_output)."""
-
-    paper_id: str
-    offset: int
-    own: int
-    size: int
-    nodes: tuple[str, ...]  # its entity nodes, one per naming (kg.graph.paper_output)
-    namings: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
-
-    @property
-    def graph(self) -> str:
-        return str(iris.paper_graph_iri(self.paper_id))
-
-    def renames(self, resolver: Resolver) -> dict[ox.NamedNode, ox.NamedNode]:
-        """This paper's nodes that the finished `resolver` renames (kg.graph.entities.renames)."""
-        return renamed_nodes(resolver, zip(self.nodes, self.namings))
+_INDEX_BATCH = 1000
 
 
-def _entries(index: BinaryIO) -> Iterator[_Entry]:
-    """The spool index's entries (`UnionWriter.add_paper`), in the spool's order."""
+def _entries(index: BinaryIO) -> Iterator[tuple]:
+    """The spool index's entries, in the spool's order: (paper id, offset,
+    own, size, nodes, namings) for each paper, whose quads are `size` bytes
+    at `offset` in the spool, the first `own` bytes those about its own nodes
+    (kg.graph.paper_output), and whose entity nodes are `nodes`, one per
+    naming of `namings`."""
     while True:
         try:
-            yield pickle.load(index)
+            yield from pickle.load(index)
         except EOFError:
             return
 
@@ -261,14 +255,14 @@ def write_waiting(out: str, spool: str, resolver: Resolver) -> None:
     # less than making a triple of each (5/6 of the papers on passages).
     shared_lines: set[bytes] = set()
     with open(out, "ab") as fh, open(spool, "rb") as spooled, open(_index_path(spool), "rb") as index:
-        for entry in _entries(index):
-            data = spooled.read(entry.size)
-            changed = entry.renames(resolver)
+        for paper_id, _, own_size, size, nodes, namings in _entries(index):
+            data = spooled.read(size)
+            changed = renamed_nodes(resolver, zip(nodes, namings))
             if not changed:
-                shared_lines.update(_triple_lines(data[entry.own:], entry.graph))
-                fh.write(turtle_body(q.triple for q in ox.parse(data[:entry.own], format=ox.RdfFormat.N_QUADS)))
+                shared_lines.update(_triple_lines(data[own_size:], str(iris.paper_graph_iri(paper_id))))
+                fh.write(turtle_body(q.triple for q in ox.parse(data[:own_size], format=ox.RdfFormat.N_QUADS)))
                 continue
-            node = str(iris.paper_iri(entry.paper_id))
+            node = str(iris.paper_iri(paper_id))
             under = node + "/"
             own = []
             # dict.fromkeys: two entities of a paper renamed to one make two triples one
