@@ -15,7 +15,7 @@ from kg.extract import Extractor
 from kg.extract.stream import paper_stream
 from kg.graph import iris
 from kg.graph.build import record_quads
-from kg.graph.entities import quad_namings, typed_namings
+from kg.graph.entities import node_namings, quad_namings, typed_namings
 from kg.graph.paper_output import PaperOutput, paper_output
 from kg.graph.union import turtle_header
 from kg.model import Abstract, ExtractOptions
@@ -52,7 +52,16 @@ def test_a_paper_output_holds_its_quads_split_for_graph_ttl(extracted):
         assert final | {q.triple for q in waiting} == {q.triple for q in quads}
         assert not final & {q.triple for q in waiting}
         assert all(t.subject.value.startswith(str(iris.paper_iri(paper.id))) for t in final)  # the paper's own
+        # the waiting quads about the paper's own nodes first, then those other papers state too
+        own = list(ox.parse(paper.own_waiting, ox.RdfFormat.N_QUADS))
+        shared = list(ox.parse(paper.shared, ox.RdfFormat.N_QUADS))
+        assert paper.waiting == paper.own_waiting + paper.shared and set(own) | set(shared) == waiting
+        assert all(q.subject.value.startswith(str(iris.paper_iri(paper.id))) for q in own)
+        assert not any(q.subject.value.startswith(str(iris.paper_iri(paper.id))) for q in shared)
         assert list(paper.namings) == [(t, tuple(n), tuple(a)) for t, n, a in typed_namings(quad_namings(quads))]
+        # each naming's entity node, for the renames (kg.graph.union)
+        assert list(paper.nodes) == [node for node, _ in node_namings(quad_namings(quads))]
+        assert all(node.startswith(str(iris.ID)) for node in paper.nodes)
         assert paper.entities == {t: len(e) for t, e in record["entities"].items()}
         assert sum(paper.relations.values()) == len(record["relations"])
     assert any(p.namings for p in (paper_output(a, r, resolver) for a, r in extracted))

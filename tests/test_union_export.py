@@ -134,6 +134,34 @@ def test_the_store_is_renamed_before_the_rest_of_graph_ttl_is_waited_for(tmp_pat
     assert {q.triple for q in ox.parse(ttl, ox.RdfFormat.TURTLE)} == union_of(db)
 
 
+def test_the_renames_read_back_only_the_papers_they_change(tmp_path, monkeypatch):
+    import kg.graph.union as union
+
+    resolver = default_resolver()
+    db = ox.Store()
+    # graph.ttl's rest in a second process, so that only the renames' reading is seen here
+    writer = UnionWriter(tmp_path / "graph.ttl", tmp_path / ".union.nq", resolver.fresh(), SEPARATE)
+    for abstract, record in PAPERS:
+        db.bulk_extend(record_quads(abstract, record, resolver))
+        writer.add_paper(paper_output(abstract, record, resolver))
+    read_back = []
+    parse = ox.parse
+
+    def spy(data=None, *args, **kwargs):
+        quads = list(parse(data, *args, **kwargs))
+        read_back.append({q.graph_name.value for q in quads})
+        return iter(quads)
+
+    monkeypatch.setattr(union.ox, "parse", spy)
+    report = writer.rename(db)
+    writer.wait()
+    writer.close()
+    # p1's and p3's nodes ("Foo Bench", "Foo-Bench") are renamed to FB's; p2 and p4 named it FB already.
+    assert report.renamed >= 2
+    assert all(len(graphs) == 1 for graphs in read_back)
+    assert [g.pop().rsplit("/", 1)[1] for g in read_back] == ["p1", "p3"]
+
+
 def test_a_failed_graph_ttl_writer_fails_the_build(tmp_path, monkeypatch):
     import subprocess
     import sys
@@ -147,6 +175,30 @@ def test_a_failed_graph_ttl_writer_fails_the_build(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="graph.ttl"):
         writer.finish(db)
     writer.close()
+
+
+def test_graph_ttls_writer_is_this_kg_whatever_the_current_folder(tmp_path, monkeypatch):
+    # `python -m` looks in the current folder first: another kg there (an
+    # older checkout) must not be the one that writes graph.ttl.
+    other = tmp_path / "elsewhere"
+    (other / "kg" / "graph").mkdir(parents=True)
+    (other / "kg" / "__init__.py").write_text("")
+    (other / "kg" / "graph" / "__init__.py").write_text("")
+    (other / "kg" / "graph" / "union_worker.py").write_text("raise SystemExit(5)\n")
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(other)
+    resolver = default_resolver()
+    db = ox.Store()
+    writer = UnionWriter("../out/graph.ttl", "../out/.union.nq", resolver.fresh(), SEPARATE)  # relative, too
+    for abstract, record in PAPERS:
+        db.bulk_extend(record_quads(abstract, record, resolver))
+        writer.add_paper(paper_output(abstract, record, resolver))
+    try:
+        writer.finish(db)
+    finally:
+        writer.close()
+    ttl = (tmp_path / "out" / "graph.ttl").read_bytes()
+    assert {q.triple for q in ox.parse(ttl, ox.RdfFormat.TURTLE)} == union_of(db)
 
 
 def test_renamed_quads_from_the_papers_quads_are_those_read_from_the_store():

@@ -72,10 +72,16 @@ def quad_namings(quads: Iterable[ox.Quad]) -> dict[ox.NamedNode, tuple[list[str]
 
 def typed_namings(found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> Iterator[tuple[str, list[str], list[str]]]:
     """(entity type, names, aliases) of each entity node of `found` that the resolver takes."""
+    for _, naming in node_namings(found):
+        yield naming
+
+
+def node_namings(found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> Iterator[tuple[str, tuple[str, list[str], list[str]]]]:
+    """(node IRI, (entity type, names, aliases)) of each entity node of `found` that the resolver takes."""
     for node, (names, aliases) in found.items():
         etype = entity_type(node.value)
         if etype and names:
-            yield etype, names, aliases
+            yield node.value, (etype, names, aliases)
 
 
 def add_namings(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> None:
@@ -86,13 +92,16 @@ def add_namings(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], l
 
 def renames(resolver: Resolver, found: dict[ox.NamedNode, tuple[list[str], list[str]]]) -> dict[ox.NamedNode, ox.NamedNode]:
     """Pass 2: the entity nodes of one paper whose canonical IRI differs from their own."""
+    return renamed_nodes(resolver, node_namings(found))
+
+
+def renamed_nodes(resolver: Resolver, namings: Iterable[tuple[str, tuple[str, list[str], list[str]]]]) -> dict[ox.NamedNode, ox.NamedNode]:
+    """`renames` from (node IRI, (entity type, names, aliases)) pairs (`node_namings`)."""
     out: dict[ox.NamedNode, ox.NamedNode] = {}
-    for node, (names, aliases) in found.items():
-        etype = entity_type(node.value)
-        if etype and names:
-            iri = resolver.iri_of(etype, names, aliases)
-            if iri != node.value:
-                out[node] = ox.NamedNode(iri)
+    for node, (etype, names, aliases) in namings:
+        iri = resolver.iri_of(etype, names, aliases)
+        if iri != node:
+            out[ox.NamedNode(node)] = ox.NamedNode(iri)
     return out
 
 

@@ -22,7 +22,7 @@ import pyoxigraph as ox
 
 from kg.graph.build import record_quads
 from kg.graph.canonical import Resolver
-from kg.graph.entities import quad_namings, typed_namings
+from kg.graph.entities import node_namings, quad_namings
 from kg.graph.union import split_paper, turtle_body
 from kg.model import Abstract
 
@@ -40,22 +40,33 @@ class PaperOutput:
     quads: int               # quads in `nquads`
     final: bytes             # the quads whose triples are final in graph.ttl (N-Quads)
     turtle: bytes            # the same triples for graph.ttl (Turtle without prefix lines)
-    waiting: bytes           # the quads that wait for the canonical pass (N-Quads)
+    # The quads that wait for the canonical pass (N-Quads): those about the
+    # paper's own nodes, then those about entities and the extractor, which
+    # other papers state too (kg.graph.union.split_paper).
+    own_waiting: bytes
+    shared: bytes
     namings: tuple[Naming, ...]  # the names the paper uses for each entity, for the resolver
+    nodes: tuple[str, ...]   # the entity node (IRI) of each naming, in the same order
 
     @property
     def nquads(self) -> bytes:
         """Every quad of the paper once (N-Quads), for the store's loader:
         the final quads, then the waiting ones. Each part is serialised and
         sent from the worker once."""
-        return self.final + self.waiting
+        return self.final + self.own_waiting + self.shared
+
+    @property
+    def waiting(self) -> bytes:
+        """Every quad that waits for the canonical pass (N-Quads)."""
+        return self.own_waiting + self.shared
 
 
 def paper_output(abstract: Abstract, record: dict, resolver: Resolver) -> PaperOutput:
     """The build's share of one paper. `resolver` gives the entities' local
     IRIs (its gazetteers must be the build's); nothing is added to it."""
     quads = list(dict.fromkeys(record_quads(abstract, record, resolver)))  # a paper may state a triple twice
-    final, waiting = split_paper(record["id"], quads)
+    final, own, shared = split_paper(record["id"], quads)
+    found = list(node_namings(quad_namings(shared)))  # entities are never the paper's own nodes
     return PaperOutput(
         id=record["id"],
         record_line=json.dumps(record, ensure_ascii=False) + "\n",
@@ -64,7 +75,8 @@ def paper_output(abstract: Abstract, record: dict, resolver: Resolver) -> PaperO
         quads=len(quads),
         final=ox.serialize(final, format=ox.RdfFormat.N_QUADS),
         turtle=turtle_body(q.triple for q in final),
-        waiting=ox.serialize(waiting, format=ox.RdfFormat.N_QUADS),
-        namings=tuple((etype, tuple(names), tuple(aliases))
-                      for etype, names, aliases in typed_namings(quad_namings(waiting))),
+        own_waiting=ox.serialize(own, format=ox.RdfFormat.N_QUADS),
+        shared=ox.serialize(shared, format=ox.RdfFormat.N_QUADS),
+        namings=tuple((etype, tuple(names), tuple(aliases)) for _, (etype, names, aliases) in found),
+        nodes=tuple(node for node, _ in found),
     )

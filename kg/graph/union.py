@@ -24,7 +24,10 @@ makes, a paper at a time, in three parts:
 Parts 2 and 3 need only the spool and the finished resolver, and the renames
 in the store need only the same two, so a large build writes them in a second
 process (kg.graph.union_worker) while it renames in the store and writes the
-view (`UnionWriter.rename`, then `wait`).
+view (`UnionWriter.rename`, then `wait`). The renames read back from the spool
+only the papers they change: an index next to it gives each paper's place in
+it and its entity nodes with their names, which is all the resolver needs to
+tell whether a node is renamed (a sixth of the papers have one on passages).
 
 `kg build --update`, `kg remove` and `kg export` read the union from the store
 instead (KGStore.dump), which gives the same triples.
@@ -32,8 +35,6 @@ instead (KGStore.dump), which gives the same triples.
 
 from __future__ import annotations
 
-import itertools
-import operator
 import os
 import pickle
 import subprocess
@@ -45,15 +46,12 @@ import pyoxigraph as ox
 
 from kg.graph import iris
 from kg.graph.canonical import Resolver
-from kg.graph.entities import CanonicalReport, Renames, entity_quads, quad_namings, renames, write_entities
-from kg.graph.vocab import GRAPH, ID, PREFIXES, SEGMENT_TYPE
+from kg.graph.entities import CanonicalReport, Renames, entity_quads, renamed_nodes, write_entities
+from kg.graph.vocab import ID, PREFIXES, SEGMENT_TYPE
 from kg.timing import StageClock
 
 if TYPE_CHECKING:
     from kg.graph.paper_output import PaperOutput
-
-_ID_PAPER = str(ID["paper/"])
-_GRAPH_PAPER = str(GRAPH["paper/"])
 
 
 def turtle_header() -> bytes:
@@ -64,30 +62,29 @@ def turtle_body(triples: Iterable[ox.Triple]) -> bytes:
     """Turtle for `triples` without the prefix lines the serializer puts first
     (the file states them once, at its top)."""
     data = ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES)
-    lines = data.split(b"\n", len(PREFIXES))
-    if len(lines) > len(PREFIXES) and all(line.startswith(b"@prefix ") for line in lines[:-1]):
-        return lines[-1]
+    body = data.split(b"\n", len(PREFIXES))[-1]
+    head = data[:len(data) - len(body)]
+    # one line per prefix ("@prefix " cannot occur inside an IRI)
+    if head.count(b"\n") == head.count(b"@prefix ") == len(PREFIXES):
+        return body
     return data  # repeated @prefix lines are still valid Turtle
 
 
-def split_paper(paper_id: str, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad], list[ox.Quad]]:
-    """One paper's quads as (final, waiting): final ones go to graph.ttl at
-    once, the others wait for the canonical pass (see the module doc)."""
+def split_paper(paper_id: str, quads: Iterable[ox.Quad]) -> tuple[list[ox.Quad], list[ox.Quad], list[ox.Quad]]:
+    """One paper's quads as (final, own, shared): final ones go to graph.ttl
+    at once; the others wait for the canonical pass (see the module doc):
+    those about the paper's own nodes (part 2), and those about nodes that
+    other papers state triples about too (part 3)."""
     node = str(iris.paper_iri(paper_id))
     under = node + "/"
-    final, waiting = [], []
+    final, own, shared = [], [], []
     for quad in quads:
         subject = quad.subject.value
-        if (subject == node or subject.startswith(under)) and not _is_entity(quad.object):
-            final.append(quad)
+        if subject == node or subject.startswith(under):
+            (own if _is_entity(quad.object) else final).append(quad)
         else:
-            waiting.append(quad)
-    return final, waiting
-
-
-def paper_node_of_graph(graph: str) -> str:
-    """The paper's own IRI from its graph's IRI (graph:paper/X -> id:paper/X)."""
-    return _ID_PAPER + graph.removeprefix(_GRAPH_PAPER)
+            shared.append(quad)
+    return final, own, shared
 
 
 class UnionWriter:
@@ -119,6 +116,13 @@ class UnionWriter:
         self._out: BinaryIO = open(out, "wb")
         self._out.write(turtle_header())
         self._spool: BinaryIO = open(spool, "wb")
+        self._spooled = 0  # bytes in the spool so far
+        # Where each paper's quads sit in the spool, with its entity nodes and
+        # their namings: enough for the resolver to tell which papers have a
+        # node renamed (a sixth of them on passages), so that only those are
+        # read back as quads (`rename`, `write_waiting`).
+        self._index: BinaryIO = open(_index_path(spool), "wb")
+        self._entries: list[tuple] = []  # written a batch at a time: a pickle per paper costs more
         self._writer: subprocess.Popen | None = None
 
     def add_paper(self, paper: PaperOutput) -> None:
@@ -128,7 +132,13 @@ class UnionWriter:
         for naming in paper.namings:
             self.resolver.add(*naming)
         self._out.write(paper.turtle)
-        self._spool.write(paper.waiting)
+        own, shared = paper.own_waiting, paper.shared
+        self._entries.append((paper.id, self._spooled, len(own), len(own) + len(shared), paper.nodes, paper.namings))
+        if len(self._entries) >= _INDEX_BATCH:
+            self._write_entries()
+        self._spool.write(own)
+        self._spool.write(shared)
+        self._spooled += len(own) + len(shared)
 
     def finish(self, db: ox.Store, clock: StageClock | None = None) -> CanonicalReport:
         """After the last paper is loaded into `db`: the canonical pass on `db`,
@@ -149,18 +159,23 @@ class UnionWriter:
         with clock.stage("export"):
             self._out.close()
             self._spool.close()
+            self._write_entries()
+            self._index.close()
             if os.path.getsize(self.spool_path) >= self.separate_bytes:
                 self._writer = _start_writer(self.out_path, self.spool_path, self.resolver)
             else:
                 write_waiting(str(self.out_path), str(self.spool_path), self.resolver)
             batch = Renames(db)
-            for graph, quads in _by_graph(ox.parse(path=str(self.spool_path), format=ox.RdfFormat.N_QUADS)):
-                changed = renames(self.resolver, quad_namings(quads))
-                if changed:
-                    # every quad that holds an entity waits in the spool, so the
-                    # paper's quads there are all the renamed ones of its graph
-                    batch.add(graph, changed, quads)
-                    report.renamed += len(changed)
+            with open(_index_path(self.spool_path), "rb") as index, open(self.spool_path, "rb") as spool:
+                for paper_id, offset, _, size, nodes, namings in _entries(index):
+                    changed = renamed_nodes(self.resolver, zip(nodes, namings))
+                    if changed:
+                        # every quad that holds an entity waits in the spool, so the
+                        # paper's quads there are all the renamed ones of its graph
+                        spool.seek(offset)
+                        quads = list(ox.parse(spool.read(size), format=ox.RdfFormat.N_QUADS))
+                        batch.add(ox.NamedNode(str(iris.paper_graph_iri(paper_id))), changed, quads)
+                        report.renamed += len(changed)
             batch.flush()
         return report
 
@@ -174,6 +189,11 @@ class UnionWriter:
                 if code != 0:
                     raise RuntimeError(f"writing graph.ttl failed (its process ended with code {code})")
             os.unlink(self.spool_path)
+            os.unlink(_index_path(self.spool_path))
+
+    def _write_entries(self) -> None:
+        pickle.dump(self._entries, self._index, protocol=pickle.HIGHEST_PROTOCOL)
+        self._entries = []
 
     def close(self) -> None:
         """Close the files and stop the writer (after `finish`, or to give up)."""
@@ -181,7 +201,7 @@ class UnionWriter:
             self._writer.kill()
             self._writer.wait()
             self._writer = None
-        for fh in (self._out, self._spool):
+        for fh in (self._out, self._spool, self._index):
             fh.close()
 
 
@@ -192,14 +212,37 @@ def _resolver_path(spool: str | os.PathLike) -> str:
     return f"{spool}.resolver"
 
 
+def _index_path(spool: str | os.PathLike) -> str:
+    return f"{spool}.index"
+
+
+_INDEX_BATCH = 1000
+
+
+def _entries(index: BinaryIO) -> Iterator[tuple]:
+    """The spool index's entries, in the spool's order: (paper id, offset,
+    own, size, nodes, namings) for each paper, whose quads are `size` bytes
+    at `offset` in the spool, the first `own` bytes those about its own nodes
+    (kg.graph.paper_output), and whose entity nodes are `nodes`, one per
+    naming of `namings`."""
+    while True:
+        try:
+            yield from pickle.load(index)
+        except EOFError:
+            return
+
+
 def _start_writer(out: str | os.PathLike, spool: str | os.PathLike, resolver: Resolver) -> subprocess.Popen:
     """`write_waiting` in a process of its own (kg.graph.union_worker)."""
     with open(_resolver_path(spool), "wb") as fh:
         pickle.dump(resolver, fh, protocol=pickle.HIGHEST_PROTOCOL)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [_PACKAGE_ROOT, env.get("PYTHONPATH")]))
-    return subprocess.Popen([sys.executable, "-m", "kg.graph.union_worker", str(out), str(spool),
-                             _resolver_path(spool)], stdin=subprocess.DEVNULL, env=env)
+    # Run from this kg's folder: `python -m` puts the current folder first on
+    # the path, and another checkout of kg there would write graph.ttl instead.
+    return subprocess.Popen([sys.executable, "-m", "kg.graph.union_worker", os.path.abspath(out),
+                             os.path.abspath(spool), os.path.abspath(_resolver_path(spool))],
+                            stdin=subprocess.DEVNULL, env=env, cwd=_PACKAGE_ROOT)
 
 
 def write_waiting(out: str, spool: str, resolver: Resolver) -> None:
@@ -207,36 +250,51 @@ def write_waiting(out: str, spool: str, resolver: Resolver) -> None:
     `resolver`, to the Turtle file `out`: each paper's own ones, then the
     shared ones (the entities graph's among them) once each."""
     shared = dict.fromkeys(q.triple for entity in resolver.entities() for q in entity_quads(entity))
-    with open(out, "ab") as fh:
-        for graph, quads in _by_graph(ox.parse(path=spool, format=ox.RdfFormat.N_QUADS)):
-            changed = renames(resolver, quad_namings(quads))
-            node = paper_node_of_graph(graph.value)
+    # The shared triples of the papers without a renamed node, as N-Triples
+    # lines: they repeat from paper to paper, and comparing lines costs far
+    # less than making a triple of each (5/6 of the papers on passages).
+    shared_lines: set[bytes] = set()
+    with open(out, "ab") as fh, open(spool, "rb") as spooled, open(_index_path(spool), "rb") as index:
+        for paper_id, _, own_size, size, nodes, namings in _entries(index):
+            data = spooled.read(size)
+            changed = renamed_nodes(resolver, zip(nodes, namings))
+            if not changed:
+                shared_lines.update(_triple_lines(data[own_size:], str(iris.paper_graph_iri(paper_id))))
+                fh.write(turtle_body(q.triple for q in ox.parse(data[:own_size], format=ox.RdfFormat.N_QUADS)))
+                continue
+            node = str(iris.paper_iri(paper_id))
             under = node + "/"
             own = []
             # dict.fromkeys: two entities of a paper renamed to one make two triples one
-            for triple in dict.fromkeys(_renamed_triple(q, changed) for q in quads):
+            for triple in dict.fromkeys(_renamed_triple(q, changed)
+                                        for q in ox.parse(data, format=ox.RdfFormat.N_QUADS)):
                 subject = triple.subject.value
                 if subject == node or subject.startswith(under):
                     own.append(triple)
                 else:
                     shared[triple] = None
             fh.write(turtle_body(own))
+        shared.update(dict.fromkeys(q.triple for q in ox.parse(b"".join(shared_lines), format=ox.RdfFormat.N_TRIPLES)))
         # Grouped by subject, so Turtle states each entity in one block.
         fh.write(turtle_body(sorted(shared, key=_subject_order)))
 
 
-_GRAPH_NAME = operator.attrgetter("graph_name")
+def _triple_lines(nquads: bytes, graph: str) -> list[bytes]:
+    """The quads of graph `graph`, as pyoxigraph's N-Quads serializer wrote
+    them (a quad a line, the graph name last), as N-Triples lines: the same
+    lines without the graph name. (A line break inside a literal is written
+    escaped, so the graph name and the dot end every line and nothing else.)"""
+    in_graph = f" <{graph}> .\n".encode()
+    if nquads.count(in_graph) != nquads.count(b"\n"):
+        raise ValueError(f"not the quads of {graph} as pyoxigraph writes N-Quads: {nquads[:200]!r}")
+    return nquads.replace(in_graph, b" .\n").splitlines(keepends=True)
+
+
 _ENTITY_PREFIXES = tuple(str(ID[f"{segment}/"]) for segment in SEGMENT_TYPE)
 
 
 def _is_entity(term) -> bool:
     return isinstance(term, ox.NamedNode) and term.value.startswith(_ENTITY_PREFIXES)
-
-
-def _by_graph(quads: Iterator[ox.Quad]) -> Iterator[tuple[ox.NamedNode, list[ox.Quad]]]:
-    """The spool's quads, a paper at a time (each paper's quads were written together)."""
-    for graph, group in itertools.groupby(quads, key=_GRAPH_NAME):
-        yield graph, list(group)
 
 
 def _renamed_triple(quad: ox.Quad, changed: dict[ox.NamedNode, ox.NamedNode]) -> ox.Triple:
