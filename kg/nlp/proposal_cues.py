@@ -51,6 +51,7 @@ class ProposalCues:
     our_name: re.Pattern  # "our", "our new", "our parameter-efficient": a name right after
     the_proposed: re.Pattern  # "the proposed"
     apposition: re.Pattern  # ", a novel", ", an efficient": the name comes before
+    apposed_after: re.Pattern  # " -- a novel", ", a new": matched at the mark that sets a lower-case name off
     components: re.Pattern  # "consists of", "modules:": the parts of a proposal follow
     ours: re.Pattern  # "(ours)": the name comes before
     result_subject: re.Pattern  # where a sentence's subject starts: its start, "show that"
@@ -119,6 +120,8 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         the_proposed=word_cue("the_proposed", data["the_proposed"], r"\s+"),
         apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
                               re.I),
+        apposed_after=re.compile(rf"\s*(?:,|:|--|—|–)\s*(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?"
+                                 rf"{_alt(data['apposition_adjectives'])}\b", re.I),
         components=word_cue("components", data["component_cues"], r"(?!\w)"),
         list_count=word_cue("list_count", data["list_counts"], r"\b"),
         list_marks=frozenset(data["list_marks"]),

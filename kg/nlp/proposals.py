@@ -149,9 +149,12 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
                             and _is_method_head(last.rsplit("-", 1)[-1], lex)):
         return None
     abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
+    # "we propose pebble diffusion models -- a novel framework ...": a plural set off by a
+    # novelty apposition names the paper's method ("value critics" alone would be what is trained).
+    apposed = end < sent_end and bool(cues.apposed_after.match(text, v[end].idx))
     # "training value critics" opens what is done; "bi-clustering regularization" is a name
     if first.endswith("ing") and "-" not in first or last.endswith("ed") \
-            or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
+            or last.endswith("s") and not last.endswith(("ss", "is", "us")) and not apposed \
             or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
             or view_text(v, text, start, end).lower() in lex.generic_terms \
             or last in cues.lower_name_generic_heads and not abbreviated:

@@ -1,0 +1,32 @@
+"""Kinds of phrasing that name the paper's own method, added in the tenth
+session (issue 16), on sentences written for the tests."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def proposed(nlp, text: str) -> set[tuple[str, str]]:
+    doc = nlp(text)
+    return {(s._.kg_name, s.label_) for s in doc.spans["entities"] if s._.proposed}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("To fix this, we propose pebble diffusion models -- a novel framework that staggers timesteps.",
+     "pebble diffusion models"),
+    ("We propose quill graph networks, a simple and new family of encoders.", "quill graph networks"),
+])
+def test_a_plural_lower_case_name_set_off_by_a_novelty_apposition(nlp, text, name) -> None:
+    assert (name, "Method") in proposed(nlp, text)
+
+
+def test_a_plural_that_is_done_stays_no_name(nlp) -> None:
+    assert proposed(nlp, "We propose training value critics, which lowers the cost.") == set()
+
+
+@pytest.mark.parametrize("text", [
+    "We study ranking. We show experimentally that FooNet outperforms BarNet on long lists.",
+    "We study ranking. Tests show empirically that FooNet beats BarNet on long lists.",
+])
+def test_an_adverb_between_show_and_that_before_a_result_subject(nlp, text) -> None:
+    assert ("FooNet", "Method") in proposed(nlp, text)
