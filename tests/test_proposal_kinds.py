@@ -30,3 +30,25 @@ def test_a_plural_that_is_done_stays_no_name(nlp) -> None:
 ])
 def test_an_adverb_between_show_and_that_before_a_result_subject(nlp, text) -> None:
     assert ("FooNet", "Method") in proposed(nlp, text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We use our own GPU based spectrogram extraction tool, nnQuill, to study input features.", "nnQuill"),
+    ("We derive a cheaper attention. The resulting linear transformer, the Pebbleformer, matches Transformers.",
+     "Pebbleformer"),
+    ("Our method, FooNet, sorts birds.", "FooNet"),
+])
+def test_a_name_set_off_after_our_or_the_resulting_and_a_described_noun(nlp, text, name) -> None:
+    assert (name, "Method") in proposed(nlp, text)
+
+
+@pytest.mark.parametrize("text", [
+    "We compare our results on the benchmark, BarNet is worse.",
+    "Our strong baseline model, BarNet, is weak.",
+])
+def test_a_phrase_between_our_and_the_noun_names_nothing(nlp, text) -> None:
+    assert proposed(nlp, text) == set()
+
+
+def test_a_lower_camel_name_after_a_cue(nlp) -> None:
+    assert ("xQuill", "Method") in proposed(nlp, "We propose xQuill, a recurrent model for tides.")

@@ -113,7 +113,11 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         namely=word_cue("namely", data["namely_words"], r"(?!\w)\s*,?"),
         our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
         novelty=word_cue("novelty", data["novelty_words"], r"\b"),
-        our=word_cue("our", ["our"], rf" (?:{our_adjectives} )?{our_nouns}s?\s*[,(]\s*"),
+        # Up to five words may describe the noun ("our own GPU-based extraction tool, FooAudio,"),
+        # none of them a word that opens a phrase of its own ("our results on the benchmark,").
+        our=word_cue("our", data["our_openers"],
+                     rf" (?:{our_adjectives} )?(?:(?!{_alt(data['our_not_between'])}\b)[\w-]+ ){{0,5}}?"
+                     rf"{our_nouns}s?\s*[,(]\s*"),
         # A modifier in lower case may come between ("our parameter-efficient FooNet"); a name with
         # a hyphen is the name itself ("our DA-MoE approach").
         our_name=word_cue("our_name", ["our"], rf"\s+(?:(?:{our_adjectives}|(?-i:[a-z][\w]*-[\w-]+))\s+)?"),

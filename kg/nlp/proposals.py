@@ -47,6 +47,8 @@ _WINDOW = 14
 _NAME_OPENERS = frozenset({",", ":", "a", "an", "the", '"', "“", "``", "'"})
 _NAMED_BEFORE = 30  # characters before a naming word that may say what is named
 _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
+# "nnFoo", "xQuill": a short lower-case prefix before a capital, a name where a cue puts one.
+_LOWER_CAMEL = re.compile(r"^[a-z]{1,4}[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 
 
 # A name found: its first token and the token after it. The rules here read
@@ -63,7 +65,7 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
     if i in pairs:
         return pairs[i]
     tok = v[i]
-    if is_name_like(tok, lex):
+    if is_name_like(tok, lex) or relaxed and _LOWER_CAMEL.match(tok.text):
         return i, i + 1
     common = tok.text in lex.not_names
     if relaxed and _TITLE_WORD.match(tok.text) and tok.lower_ not in STOP_WORDS:
