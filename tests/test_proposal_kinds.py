@@ -52,3 +52,11 @@ def test_a_phrase_between_our_and_the_noun_names_nothing(nlp, text) -> None:
 
 def test_a_lower_camel_name_after_a_cue(nlp) -> None:
     assert ("xQuill", "Method") in proposed(nlp, "We propose xQuill, a recurrent model for tides.")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We denote our hypothesis test as the ``quill bundle null.'' It is strong.", "quill bundle null"),
+    ("We build a sorter called ``FooNet'' for birds.", "FooNet"),
+])
+def test_a_name_in_tex_quotes_after_a_naming_word(nlp, text, name) -> None:
+    assert (name, "Method") in proposed(nlp, text)

@@ -107,8 +107,8 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         subject=re.compile(rf"\b{subjects}\s", re.I),
         joined_opener=word_cue("joined_opener", data["joined_subjects"], rf"\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b"),
         gerund=word_cue("gerund", data["gerund_openers"], r"\b"),
-        # An opening colon or quote is part of the cue: the name starts after it.
-        naming=word_cue("naming", data["naming_words"], r"\b\s*[:\"“']?"),
+        # An opening colon or quote (TeX's `` too) is part of the cue: the name starts after it.
+        naming=word_cue("naming", data["naming_words"], r"\b\s*(?:``|`|[:\"“'])?"),
         naming_not_after=tuple(w.lower() for w in data["naming_not_after"]),
         namely=word_cue("namely", data["namely_words"], r"(?!\w)\s*,?"),
         our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
