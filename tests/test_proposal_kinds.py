@@ -60,3 +60,15 @@ def test_a_lower_camel_name_after_a_cue(nlp) -> None:
 ])
 def test_a_name_in_tex_quotes_after_a_naming_word(nlp, text, name) -> None:
     assert (name, "Method") in proposed(nlp, text)
+
+
+def test_a_short_form_defined_after_an_opener_where_no_cue_names_one(nlp) -> None:
+    text = ("Big models cost memory. We design a mixed compression model, which joins "
+            "Low-Rank Quill And Pebble Pruning (LRQPP). It is small.")
+    assert proposed(nlp, text) == {("Low-Rank Quill And Pebble Pruning", "Method")}
+
+
+def test_a_short_form_defined_after_words_of_others_work_is_not_the_proposal(nlp) -> None:
+    text = ("We devise a ranking algorithm that robustifies existing models, such as the classic "
+            "Quill Pebble Luce (QPL) model.")
+    assert proposed(nlp, text) == set()

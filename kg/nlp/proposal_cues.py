@@ -57,6 +57,7 @@ class ProposalCues:
     result_subject: re.Pattern  # where a sentence's subject starts: its start, "show that"
     result_verb: re.Pattern  # "outperforms", "contributes to": the subject does better than others
     result_adverbs: frozenset[str]  # "also", "consistently": allowed between the subject and its verb
+    others_before: re.Pattern  # "such as", "existing": what follows is others' work
     list_count: re.Pattern  # "two", "several": a count before a list of the paper's own names
     list_marks: frozenset[str]  # ":", "-": what opens such a list
     dataset_before: re.Pattern  # dataset words between the cue and the name
@@ -127,6 +128,7 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         apposed_after=re.compile(rf"\s*(?:,|:|--|—|–)\s*(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?"
                                  rf"{_alt(data['apposition_adjectives'])}\b", re.I),
         components=word_cue("components", data["component_cues"], r"(?!\w)"),
+        others_before=re.compile(rf"\b{_alt(data['others_before'])}(?!\w)", re.I),
         list_count=word_cue("list_count", data["list_counts"], r"\b"),
         list_marks=frozenset(data["list_marks"]),
         result_subject=re.compile(rf"(?:^|(?<=[.!?])\s+|\b{_alt(data['result_subject_after'])}\s+)", re.I),

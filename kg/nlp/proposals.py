@@ -12,8 +12,10 @@ kg.nlp.proposal_cues):
 - "namely X" after a noun of method, in a sentence that introduces something;
 - the parts of a proposal: "our X consists of A and B", "two modules: A, B";
 - names listed after an opener and a count: "we present two layers: (a) A, (b) B";
-- where none of these finds one, an unknown name that does better than others:
-  "results show that X outperforms Y".
+- where none of these finds one, a name with a short form that the sentence of
+  an opener defines ("we design a model, which combines Foo Bar Pruning
+  (FBP)"), else an unknown name that does better than others: "results show
+  that X outperforms Y".
 
 Every other place where a proposal's name is written again names it too.
 
@@ -638,6 +640,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks, openers))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
     if not found:
+        found.extend(_defined_after_opener(v, idxs, text, lex, cues, abbreviations, known, tasks, openers))
+    if not found:
         found.extend(_result_subjects(v, idxs, text, lower, lex, cues, pairs, known, tasks))
     kept: list[tuple[Name, str]] = []
     for (start, end), label in found:
@@ -649,6 +653,37 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     for (start, end), label in kept + _repeated(texts, kept):
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
+
+
+def _defined_after_opener(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
+                          abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name],
+                          openers: list[re.Match]) -> list[tuple[Name, str]]:
+    """ "we design a mixed model, which combines Low-Rank Foo And Bar Pruning
+    (LRFBP)", "we first propose a new algorithm based on X and a Quill Front-End
+    (QFE)": in an abstract where no cue found a proposal, the first name that
+    the sentence of an opener defines with a short form, later than the opener,
+    is the paper's own (not a name the gazetteer knows, nor a task's)."""
+    for m in openers:
+        i = _token_at(v, idxs, m.end())
+        if i is None:
+            continue
+        sent_end = v[i].sent_end
+        defined = sorted((long.start, long.end) for long, _ in abbreviations if i <= long.start < sent_end)
+        for name in defined:
+            # "robustifies existing models, such as the classic Bar--Baz (BB) model": others' work
+            if cues.others_before.search(text, m.end(), v[name[0]].idx):
+                break
+            before = name[0] - 1
+            while before > i and v[before].lower_ in ("a", "an", "the"):
+                before -= 1
+            if v[before].lower_ in cues.not_after_subject:
+                continue  # "an algorithm for the Foo--Bar (FB) model": what the new thing works on
+            after = _past_short_form(v, name[1])
+            if after < len(v) and (v[after].lower_ in lex.task_heads or v[after].lower_ in lex.task_cues):
+                continue  # "the Incremental FooNet (IFN) task": the name of a task
+            if name not in known and name not in tasks and v[name[0]].text[:1].isupper():
+                return [(name, _label(v, text, m.end(), name, cues))]
+    return []
 
 
 def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lower: str | None, lex: Lexicon,
