@@ -72,3 +72,13 @@ def test_a_short_form_defined_after_words_of_others_work_is_not_the_proposal(nlp
     text = ("We devise a ranking algorithm that robustifies existing models, such as the classic "
             "Quill Pebble Luce (QPL) model.")
     assert proposed(nlp, text) == set()
+
+
+def test_a_name_defined_right_after_a_novel_is_proposed_anywhere(nlp) -> None:
+    text = "We introduce FooNets. FooNets use a novel Quill Attention Via Pebble features (QAVP) for speed."
+    assert ("Quill Attention Via Pebble features", "Method") in proposed(nlp, text)
+
+
+def test_a_name_defined_after_other_words_is_not_made_proposed_by_novel(nlp) -> None:
+    text = "We introduce FooNets. A novel idea is to reuse Quill Attention Via Pebble features (QAVP) for speed."
+    assert ("Quill Attention Via Pebble features", "Method") not in proposed(nlp, text)

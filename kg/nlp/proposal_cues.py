@@ -45,6 +45,7 @@ class ProposalCues:
     naming: re.Pattern  # "called", "dubbed", "we refer to it as"
     naming_not_after: tuple[str, ...]  # what cancels a naming word right before it ("so-called")
     novelty: re.Pattern  # "novel", "new": said of what the paper introduces
+    novel_before: re.Pattern  # "a novel ", "a new ": right before a name (searched up to the name)
     namely: re.Pattern  # "namely", "i.e.": a name after a noun of method ("a new approach, namely X")
     our_noun: re.Pattern  # one of our_nouns, as a whole word
     our: re.Pattern  # "our method," "our models ("
@@ -114,6 +115,7 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         namely=word_cue("namely", data["namely_words"], r"(?!\w)\s*,?"),
         our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
         novelty=word_cue("novelty", data["novelty_words"], r"\b"),
+        novel_before=re.compile(rf"\b(?:a|an)\s+{_alt(data['novelty_words'])}\s+$", re.I),
         # Up to five words may describe the noun ("our own GPU-based extraction tool, FooAudio,"),
         # none of them a word that opens a phrase of its own ("our results on the benchmark,").
         our=word_cue("our", data["our_openers"],

@@ -553,6 +553,21 @@ def _marked_before(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon,
     return out
 
 
+def _novel_defined(v: list[Tok], text: str, cues: ProposalCues, abbreviations: list[tuple[Span, Span]],
+                   known: set[Name], tasks: set[Name]) -> list[tuple[Name, str]]:
+    """ "FooNets use a novel Quill Attention Via Pebble features approach
+    (QAVP+)": a name defined with a short form right after "a novel" or "a
+    new" is the paper's own, wherever it stands."""
+    out = []
+    for long, _ in abbreviations:
+        name = long.start, long.end
+        if name in known or name in tasks or not v[name[0]].text[:1].isupper():
+            continue
+        if cues.novel_before.search(text, max(0, v[name[0]].idx - 20), v[name[0]].idx):
+            out.append((name, _label(v, text, v[name[0]].idx, name, cues)))
+    return out
+
+
 def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> Doc:
     """Add a proposal candidate for each name a cue finds (see the module docstring)."""
     cues = cues or proposal_cues()
@@ -639,6 +654,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     found.extend(_components(v, idxs, text, lower, lex, cues, pairs, known, tasks, found))
     found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks, openers))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
+    found.extend(_novel_defined(v, text, cues, abbreviations, known, tasks))
     if not found:
         found.extend(_defined_after_opener(v, idxs, text, lex, cues, abbreviations, known, tasks, openers))
     if not found:
