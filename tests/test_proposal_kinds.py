@@ -100,3 +100,9 @@ def test_a_name_before_a_passive_verb_of_proposing(nlp, text) -> None:
 ])
 def test_a_passive_of_others_work_names_no_proposal(nlp, text) -> None:
     assert proposed(nlp, text) == set()
+
+
+def test_a_short_form_defined_after_an_opener_and_a_description_takes_capitalised_words_before(nlp) -> None:
+    text = ("Reading lips is hard. Specifically, we first propose a new lip cropping scheme based on face size "
+            "and an Enhanced Quill3D visual front-end (QVF) to extract features.")
+    assert proposed(nlp, text) == {("Enhanced Quill3D visual front-end", "Method")}

@@ -712,13 +712,18 @@ def _defined_after_opener(v: list[Tok], idxs: tuple[int, ...], text: str, lex: L
         sent_end = v[i].sent_end
         defined = sorted((long.start, long.end) for long, _ in abbreviations if i <= long.start < sent_end)
         for name in defined:
+            start = name[0]
+            while start > i and name[0] - start < 3 and (_is_title_word(v[start - 1], lex)
+                                                          or is_name_like(v[start - 1], lex)):
+                start -= 1  # "an Enhanced ResNet3D visual front-end (VFE)": the capitalised words belong to it
+            name = start, name[1]
             # "robustifies existing models, such as the classic Bar--Baz (BB) model": others' work
             if cues.others_before.search(text, m.end(), v[name[0]].idx):
                 break
             before = name[0] - 1
             while before > i and v[before].lower_ in ("a", "an", "the"):
                 before -= 1
-            if v[before].lower_ in cues.not_after_subject:
+            if v[before].lower_ in cues.not_after_subject and v[before].lower_ not in ("and", "or"):
                 continue  # "an algorithm for the Foo--Bar (FB) model": what the new thing works on
             after = _past_short_form(v, name[1])
             if after < len(v) and (v[after].lower_ in lex.task_heads or v[after].lower_ in lex.task_cues):
