@@ -106,3 +106,9 @@ def test_a_short_form_defined_after_an_opener_and_a_description_takes_capitalise
     text = ("Reading lips is hard. Specifically, we first propose a new lip cropping scheme based on face size "
             "and an Enhanced Quill3D visual front-end (QVF) to extract features.")
     assert proposed(nlp, text) == {("Enhanced Quill3D visual front-end", "Method")}
+
+
+def test_a_lone_capitalised_part_that_an_article_introduces(nlp) -> None:
+    text = ("We propose FooNet, a framework consisting of a Quill Inverter that guesses prompts, "
+            "and a Separator that checks them.")
+    assert ("Separator", "Method") in proposed(nlp, text)

@@ -361,7 +361,10 @@ def _parts(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, p
             while j < end and j - name[1] < 3 and v[j].text.isalpha() and v[j].text.islower() \
                     and not _is_method_head(v[j].lower_, lex):
                 j += 1
-            name = (name[0], j + 1) if j < end and _is_method_head(v[j].lower_, lex) else None
+            if j < end and _is_method_head(v[j].lower_, lex):
+                name = (name[0], j + 1)
+            elif not (v[name[0] - 1].lower_ in ("a", "an") and v[name[0]].text not in lex.not_names):
+                name = None  # "and a Distinguisher that ...": a capitalised word an article introduces is a name
         if name is not None and name not in known \
                 and v[name[1] - 1].text.rsplit("-", 1)[-1].lower() not in lex.adjective_suffixes:
             out.append(name)
