@@ -112,3 +112,12 @@ def test_a_lone_capitalised_part_that_an_article_introduces(nlp) -> None:
     text = ("We propose FooNet, a framework consisting of a Quill Inverter that guesses prompts, "
             "and a Separator that checks them.")
     assert ("Separator", "Method") in proposed(nlp, text)
+
+
+@pytest.mark.parametrize("text, names", [
+    ("We propose FooLM-7B, a small model. FooLM-13B is larger and beats Llama-13B.", {"FooLM-7B", "FooLM-13B"}),
+    ("Our 8B/405B-Quill reaches a 9x speedup, and 8B/70B-Quill reaches 141 tokens/s.",
+     {"8B/405B-Quill", "8B/70B-Quill"}),
+])
+def test_a_variant_of_a_proposal_that_differs_only_by_its_size(nlp, text, names) -> None:
+    assert {n for n, _ in proposed(nlp, text)} == names

@@ -18,7 +18,9 @@ kg.nlp.proposal_cues):
   (FBP)"), else an unknown name that does better than others: "results show
   that X outperforms Y".
 
-Every other place where a proposal's name is written again names it too.
+Every other place where a proposal's name is written again names it too, and
+so does a one-word name that differs from it only by a size or version
+("FooLM-7B" and "FooLM-13B").
 
 Adds candidates with proposed=True (label Dataset when dataset words say so,
 else Method); kg.nlp.entities sets doc._.proposed_name from them.
@@ -49,6 +51,8 @@ _WINDOW = 14
 # Tokens after which a run of capitalised words is a name: "a Pebble Net", 'a "Future Lens" view'.
 _NAME_OPENERS = frozenset({",", ":", "a", "an", "the", '"', "“", "``", "'"})
 _NAMED_BEFORE = 30  # characters before a naming word that may say what is named
+# A size or version in a name: "7B", "70b", "2.5", "3".
+_SIZE = re.compile(r"\d+(?:\.\d+)?[BbMmKk]?(?![A-Za-z])")
 _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 # "nnFoo", "xQuill": a short lower-case prefix before a capital, a name where a cue puts one.
 _LOWER_CAMEL = re.compile(r"^[a-z]{1,4}[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
@@ -695,6 +699,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
         if label == "Method" and (start, end) in tasks:
             continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
         kept.append(((start, end), label))
+    kept += _sized_variants(v, texts, kept, lex)
     for (start, end), label in kept + _repeated(texts, kept):
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
@@ -760,6 +765,30 @@ def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lower: str 
             k += 1
         if k < len(v) and cues.result_verb.match(text, idxs[k]):
             out.append((name, _label(v, text, m.end(), name, cues)))
+    return out
+
+
+def _size_shape(word: str) -> str:
+    """ "8B/70B-Judge" -> "#/#-judge": a name with its sizes and versions left out."""
+    return _SIZE.sub("#", word).lower()
+
+
+def _sized_variants(v: list[Tok], texts: tuple[str, ...], kept: list[tuple[Name, str]],
+                    lex: Lexicon) -> list[tuple[Name, str]]:
+    """ "our 8B/405B-Judge ... and 8B/70B-Judge", "FooLM-7B and FooLM-13B":
+    a one-word name with a size or version in it that differs from a
+    proposal's only by its numbers names a variant of it, the paper's own too."""
+    shapes = {_size_shape(texts[a]): label for (a, b), label in kept if b - a == 1 and _SIZE.search(texts[a])}
+    if not shapes:
+        return []
+    at = {name for name, _ in kept}
+    out = []
+    for k, word in enumerate(texts):
+        if (k, k + 1) in at or not _SIZE.search(word) or not is_name_like(v[k], lex):
+            continue
+        label = shapes.get(_size_shape(word))
+        if label is not None and word not in (texts[a] for a, _ in at):
+            out.append(((k, k + 1), label))
     return out
 
 
