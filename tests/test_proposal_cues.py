@@ -59,8 +59,6 @@ _CASES = {
     "our_openers": ("We sort birds. {} own bird counting model, FooNet, is fast.", {("FooNet", "Method")}),
     "our_not_between": ("Our {} model, FooNet, counts birds.", set()),
     "the_proposed": ("As a result, {} soft label mixing outperforms BarNet.", {("soft label mixing", "Method")}),
-    "passive_verbs": ("In this work, FooNet is {} to count birds.", {("FooNet", "Method")}),
-    "passive_not_after": ("In this work, FooNet is proposed {} them to count birds.", set()),
     "ours_marks": ("FooNet ({}) counts birds.", {("FooNet", "Method")}),
     "lower_name_skipped": ("We propose {} soft label mixing, which helps.", {("soft label mixing", "Method")}),
     "lower_name_generic_heads": ("We propose soft label {}, which helps.", set()),
@@ -109,8 +107,7 @@ def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str,
     template, expected = _CASES[key]
     plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
              "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma",
-             "list_marks", "result_adverbs", "our_not_between",
-             "passive_not_after")
+             "list_marks", "result_adverbs", "our_not_between")
     written = entry if key in plain else example(entry, 0)
     if key == "naming_words" and written.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."

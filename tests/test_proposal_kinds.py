@@ -84,24 +84,6 @@ def test_a_name_defined_after_other_words_is_not_made_proposed_by_novel(nlp) -> 
     assert ("Quill Attention Via Pebble features", "Method") not in proposed(nlp, text)
 
 
-@pytest.mark.parametrize("text", [
-    "In this work, QuillNet is proposed to count birds.",
-    "A new model, QuillNet, is introduced for bird counts.",
-    "To count birds, QuillNet is then presented.",
-])
-def test_a_name_before_a_passive_verb_of_proposing(nlp, text) -> None:
-    assert ("QuillNet", "Method") in proposed(nlp, text)
-
-
-@pytest.mark.parametrize("text", [
-    "QuillNet is proposed by earlier work to count birds.",
-    "QuillNet was proposed to count birds.",
-    "BERT is introduced for text.",
-])
-def test_a_passive_of_others_work_names_no_proposal(nlp, text) -> None:
-    assert proposed(nlp, text) == set()
-
-
 def test_a_short_form_defined_after_an_opener_and_a_description_takes_capitalised_words_before(nlp) -> None:
     text = ("Reading lips is hard. Specifically, we first propose a new lip cropping scheme based on face size "
             "and an Enhanced Quill3D visual front-end (QVF) to extract features.")

@@ -55,8 +55,6 @@ class ProposalCues:
     apposed_after: re.Pattern  # " -- a novel", ", a new": matched at the mark that sets a lower-case name off
     components: re.Pattern  # "consists of", "modules:": the parts of a proposal follow
     ours: re.Pattern  # "(ours)": the name comes before
-    passive: re.Pattern  # " is proposed", " are then introduced": the name comes before
-    passive_not_after: frozenset[str]  # "... is proposed by", "... in": said of others' work
     result_subject: re.Pattern  # where a sentence's subject starts: its start, "show that"
     result_verb: re.Pattern  # "outperforms", "contributes to": the subject does better than others
     result_adverbs: frozenset[str]  # "also", "consistently": allowed between the subject and its verb
@@ -138,9 +136,6 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         result_subject=re.compile(rf"(?:^|(?<=[.!?])\s+|\b{_alt(data['result_subject_after'])}\s+)", re.I),
         result_verb=re.compile(rf"{_alt(data['result_verbs'])}\b", re.I),  # its heads: below
         result_adverbs=frozenset(data["result_adverbs"]),
-        # Present tense only: "FooNet was proposed to ..." mostly tells of earlier work.
-        passive=re.compile(rf"\s+(?:is|are)\s+(?:(?:{adverbs}|\w+ly)\s+)?{_alt(data['passive_verbs'])}\b", re.I),
-        passive_not_after=frozenset(data["passive_not_after"]),
         ours=re.compile(rf"\(\s*{_alt(data['ours_marks'])}\s*\)", re.I),
         dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
         dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"

@@ -8,8 +8,7 @@ kg.nlp.proposal_cues):
   names listed with it ("X (XN) and Y");
 - a naming word: "called / dubbed / denoted as X", "we call this approach X";
 - "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
-- a novelty apposition after the name: "X, a novel ...", or a passive verb of
-  proposing: "X is proposed to ...";
+- a novelty apposition after the name: "X, a novel ...";
 - "namely X" after a noun of method, in a sentence that introduces something;
 - the parts of a proposal: "our X consists of A and B", "two modules: A, B";
 - names listed after an opener and a count: "we present two layers: (a) A, (b) B";
@@ -561,30 +560,6 @@ def _marked_before(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon,
     return out
 
 
-def _passive_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
-                      abbreviations: list[tuple[Span, Span]], known: set[Name],
-                      tasks: set[Name]) -> list[tuple[Name, str]]:
-    """ "In this work, FooNet is proposed to ...", "a new model, FooNet, is
-    introduced": the name right before a verb of proposing in the passive,
-    present tense, is the paper's own; not a name the gazetteer knows, nor one
-    "proposed by" or "in" others ("FooNet is proposed in [3]")."""
-    out = []
-    for m in cues.passive.finditer(text):
-        i = bisect_left(idxs, m.start() + 1)  # "is", after the space
-        k = i
-        if 0 < k < len(v) and v[k - 1].text == ",":
-            k -= 1  # "a new model, FooNet, is proposed"
-        if k <= 0 or k >= len(v) or v[k - 1].is_punct and v[k - 1].text != ")":
-            continue
-        after = _token_at(v, idxs, m.end())
-        if after is not None and v[after].lower_ in cues.passive_not_after:
-            continue
-        name = _name_before(v, k, lex, abbreviations)
-        if name is not None and name not in known and name not in tasks:
-            out.append((name, _label(v, text, m.end(), name, cues)))
-    return out
-
-
 def _novel_defined(v: list[Tok], text: str, cues: ProposalCues, abbreviations: list[tuple[Span, Span]],
                    known: set[Name], tasks: set[Name]) -> list[tuple[Name, str]]:
     """ "FooNets use a novel Quill Attention Via Pebble features approach
@@ -686,7 +661,6 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     found.extend(_components(v, idxs, text, lower, lex, cues, pairs, known, tasks, found))
     found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks, openers))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
-    found.extend(_passive_subjects(v, idxs, text, lex, cues, abbreviations, known, tasks))
     found.extend(_novel_defined(v, text, cues, abbreviations, known, tasks))
     if not found:
         found.extend(_defined_after_opener(v, idxs, text, lex, cues, abbreviations, known, tasks, openers))
