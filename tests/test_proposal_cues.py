@@ -68,7 +68,7 @@ _CASES = {
     "namely_words": ("We propose a new approach ({} FooNet) for birds.", {("FooNet", "Method")}),
     "component_cues": ("Our FooNet {} BarNorm and BazPool.",
                        {("FooNet", "Method"), ("BarNorm", "Method"), ("BazPool", "Method")}),
-    "others_before": ("We design a mixed model, which joins {} parts, Quill Pebble Luce (QPL) pruning.", set()),
+    "others_before": ("We build a hybrid pruning scheme, which unites {} parts, Quill Pebble (QP) pruning.", set()),
     "list_counts": ("We present {} pebble layers: (a) Soft Pebble Pooling (SPP) and (b) Hard Pebble Gating (HPG).",
                     {("Soft Pebble Pooling", "Method"), ("Hard Pebble Gating", "Method")}),
     "list_marks": ("We propose two simple changes to attention {} clipped pebble and gated quill.",

@@ -12,8 +12,8 @@ def proposed(nlp, text: str) -> set[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("text, name", [
-    ("To fix this, we propose pebble diffusion models -- a novel framework that staggers timesteps.",
-     "pebble diffusion models"),
+    ("To fix this, we propose pebble flow samplers -- a simple recipe for uneven steps.",
+     "pebble flow samplers"),
     ("We propose quill graph networks, a simple and new family of encoders.", "quill graph networks"),
 ])
 def test_a_plural_lower_case_name_set_off_by_a_novelty_apposition(nlp, text, name) -> None:
@@ -33,8 +33,8 @@ def test_an_adverb_between_show_and_that_before_a_result_subject(nlp, text) -> N
 
 
 @pytest.mark.parametrize("text, name", [
-    ("We use our own GPU based spectrogram extraction tool, nnQuill, to study input features.", "nnQuill"),
-    ("We derive a cheaper attention. The resulting linear transformer, the Pebbleformer, matches Transformers.",
+    ("We run our in-house pebble feature tool, nnQuill, on every clip.", "nnQuill"),
+    ("We derive a cheaper attention. The resulting sparse transformer, the Pebbleformer, matches Transformers.",
      "Pebbleformer"),
     ("Our method, FooNet, sorts birds.", "FooNet"),
 ])
@@ -55,7 +55,7 @@ def test_a_lower_camel_name_after_a_cue(nlp) -> None:
 
 
 @pytest.mark.parametrize("text, name", [
-    ("We denote our hypothesis test as the ``quill bundle null.'' It is strong.", "quill bundle null"),
+    ("We refer to our pebble statistic as the ``quill bundle null.'' It is strong.", "quill bundle null"),
     ("We build a sorter called ``FooNet'' for birds.", "FooNet"),
 ])
 def test_a_name_in_tex_quotes_after_a_naming_word(nlp, text, name) -> None:
@@ -63,13 +63,13 @@ def test_a_name_in_tex_quotes_after_a_naming_word(nlp, text, name) -> None:
 
 
 def test_a_short_form_defined_after_an_opener_where_no_cue_names_one(nlp) -> None:
-    text = ("Big models cost memory. We design a mixed compression model, which joins "
-            "Low-Rank Quill And Pebble Pruning (LRQPP). It is small.")
-    assert proposed(nlp, text) == {("Low-Rank Quill And Pebble Pruning", "Method")}
+    text = ("Big models cost memory. We build a hybrid pruning scheme, which unites "
+            "Sparse Quill And Pebble Pruning (SQPP). It is small.")
+    assert proposed(nlp, text) == {("Sparse Quill And Pebble Pruning", "Method")}
 
 
 def test_a_short_form_defined_after_words_of_others_work_is_not_the_proposal(nlp) -> None:
-    text = ("We devise a ranking algorithm that robustifies existing models, such as the classic "
+    text = ("We devise a ranker that hardens prior scorers, e.g. the well-known "
             "Quill Pebble Luce (QPL) model.")
     assert proposed(nlp, text) == set()
 
@@ -86,8 +86,8 @@ def test_a_name_defined_after_other_words_is_not_made_proposed_by_novel(nlp) -> 
 
 def test_a_short_form_defined_after_an_opener_and_a_description_takes_capitalised_words_before(nlp) -> None:
     text = ("Reading lips is hard. Specifically, we first propose a new lip cropping scheme based on face size "
-            "and an Enhanced Quill3D visual front-end (QVF) to extract features.")
-    assert proposed(nlp, text) == {("Enhanced Quill3D visual front-end", "Method")}
+            "and a Boosted Quill3D pebble encoder (BQE) to read frames.")
+    assert proposed(nlp, text) == {("Boosted Quill3D pebble encoder", "Method")}
 
 
 def test_a_lone_capitalised_part_that_an_article_introduces(nlp) -> None:
@@ -98,7 +98,7 @@ def test_a_lone_capitalised_part_that_an_article_introduces(nlp) -> None:
 
 @pytest.mark.parametrize("text, names", [
     ("We propose FooLM-7B, a small model. FooLM-13B is larger and beats Llama-13B.", {"FooLM-7B", "FooLM-13B"}),
-    ("Our 8B/405B-Quill reaches a 9x speedup, and 8B/70B-Quill reaches 141 tokens/s.",
+    ("Our 8B/405B-Quill runs 9x faster, and 8B/70B-Quill serves 141 tokens/s.",
      {"8B/405B-Quill", "8B/70B-Quill"}),
 ])
 def test_a_variant_of_a_proposal_that_differs_only_by_its_size(nlp, text, names) -> None:

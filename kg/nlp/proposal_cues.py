@@ -116,10 +116,10 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
         novelty=word_cue("novelty", data["novelty_words"], r"\b"),
         novel_before=re.compile(rf"\b(?:a|an)\s+{_alt(data['novelty_words'])}\s+$", re.I),
-        # Up to five words may describe the noun ("our own GPU-based extraction tool, FooAudio,"),
+        # Up to five words may describe the noun ("our in-house pebble feature tool, nnFoo,"),
         # none of them a word that opens a phrase of its own ("our results on the benchmark,").
         our=word_cue("our", data["our_openers"],
-                     rf" (?:{our_adjectives} )?(?:(?!{_alt(data['our_not_between'])}\b)[\w-]+ ){{0,5}}?"
+                     rf" (?:{our_adjectives} )?(?:(?!{_alt(data['our_not_between'])}(?![\w-]))[\w-]+ ){{0,5}}?"
                      rf"{our_nouns}s?\s*[,(]\s*"),
         # A modifier in lower case may come between ("our parameter-efficient FooNet"); a name with
         # a hyphen is the name itself ("our DA-MoE approach").

@@ -13,7 +13,7 @@ kg.nlp.proposal_cues):
 - the parts of a proposal: "our X consists of A and B", "two modules: A, B";
 - names listed after an opener and a count: "we present two layers: (a) A, (b) B";
 - where none of these finds one, a name with a short form that the sentence of
-  an opener defines ("we design a model, which combines Foo Bar Pruning
+  an opener defines ("we build a pruning scheme, which unites Foo Bar Pruning
   (FBP)"), else an unknown name that does better than others: "results show
   that X outperforms Y".
 
@@ -157,7 +157,7 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
                             and _is_method_head(last.rsplit("-", 1)[-1], lex)):
         return None
     abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
-    # "we propose pebble diffusion models -- a novel framework ...": a plural set off by a
+    # "we propose pebble flow samplers -- a simple recipe ...": a plural set off by a
     # novelty apposition names the paper's method ("value critics" alone would be what is trained).
     apposed = end < sent_end and bool(cues.apposed_after.match(text, v[end].idx))
     # "training value critics" opens what is done; "bi-clustering regularization" is a name
@@ -682,8 +682,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
 def _defined_after_opener(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
                           abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name],
                           openers: list[re.Match]) -> list[tuple[Name, str]]:
-    """ "we design a mixed model, which combines Low-Rank Foo And Bar Pruning
-    (LRFBP)", "we first propose a new algorithm based on X and a Quill Front-End
+    """ "we build a hybrid pruning scheme, which unites Sparse Foo And Bar Pruning
+    (SFBP)", "we first propose a new cropping scheme and a Quill Front-End
     (QFE)": in an abstract where no cue found a proposal, the first name that
     the sentence of an opener defines with a short form, later than the opener,
     is the paper's own (not a name the gazetteer knows, nor a task's)."""
@@ -697,9 +697,9 @@ def _defined_after_opener(v: list[Tok], idxs: tuple[int, ...], text: str, lex: L
             start = name[0]
             while start > i and name[0] - start < 3 and (_is_title_word(v[start - 1], lex)
                                                           or is_name_like(v[start - 1], lex)):
-                start -= 1  # "an Enhanced ResNet3D visual front-end (VFE)": the capitalised words belong to it
+                start -= 1  # "a Boosted Quill3D pebble encoder (BQE)": the capitalised words belong to it
             name = start, name[1]
-            # "robustifies existing models, such as the classic Bar--Baz (BB) model": others' work
+            # "hardens prior scorers, e.g. the well-known Bar--Baz (BB) model": others' work
             if cues.others_before.search(text, m.end(), v[name[0]].idx):
                 break
             before = name[0] - 1
