@@ -103,3 +103,21 @@ def test_a_lone_capitalised_part_that_an_article_introduces(nlp) -> None:
 ])
 def test_a_variant_of_a_proposal_that_differs_only_by_its_size(nlp, text, names) -> None:
     assert {n for n, _ in proposed(nlp, text)} == names
+
+
+def test_a_variant_built_on_the_undefined_initials_of_a_proposal(nlp) -> None:
+    text = ("We build a Deep Quill Term Weighting framework for ranking. On short passages, DeepQT-Index "
+            "stores weights in an index. DeepQT-Query weighs query terms, and DeepQT is fast.")
+    names = {n for n, _ in proposed(nlp, text)}
+    assert {"Deep Quill Term Weighting", "DeepQT-Index", "DeepQT-Query"} <= names
+    assert "DeepQT" not in names  # the initials alone are the proposal's alias, not a second entity
+
+
+def test_a_variant_built_on_a_defined_short_form(nlp) -> None:
+    text = "We propose Bayesian Pebble Ordering (BPO) for ranking. A smaller BPO-Lite runs on phones."
+    assert "BPO-Lite" in {n for n, _ in proposed(nlp, text)}
+
+
+def test_a_hyphenated_word_that_begins_with_other_initials_is_no_variant(nlp) -> None:
+    text = "We propose Bayesian Pebble Ordering for ranking. We compare it with BQO-Lite on phones."
+    assert "BQO-Lite" not in {n for n, _ in proposed(nlp, text)}

@@ -19,7 +19,8 @@ kg.nlp.proposal_cues):
 
 Every other place where a proposal's name is written again names it too, and
 so does a one-word name that differs from it only by a size or version
-("FooLM-7B" and "FooLM-13B").
+("FooLM-7B" and "FooLM-13B") or that joins its initials to a suffix with a
+hyphen ("Deep Quill Term Weighting" ... "DeepQT-Index").
 
 Adds candidates with proposed=True (label Dataset when dataset words say so,
 else Method); kg.nlp.entities sets doc._.proposed_name from them.
@@ -674,6 +675,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
             continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
         kept.append(((start, end), label))
     kept += _sized_variants(v, texts, kept, lex)
+    kept += _initials_used(v, texts, kept, lex)
     for (start, end), label in kept + _repeated(texts, kept):
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
@@ -763,6 +765,43 @@ def _sized_variants(v: list[Tok], texts: tuple[str, ...], kept: list[tuple[Name,
         label = shapes.get(_size_shape(word))
         if label is not None and word not in (texts[a] for a, _ in at):
             out.append(((k, k + 1), label))
+    return out
+
+
+def _initials(words: tuple[str, ...]) -> set[str]:
+    """ "Deep Quill Term Weighting" -> {"DQTW", "DeepQTW", "DQT", "DeepQT", ...}:
+    the short forms a name of capitalised words may be written as without a
+    definition, its first word whole or as a letter, its last words left out
+    (a head word: "Weighting") down to three words."""
+    caps = [w for w in words if w[:1].isupper()]
+    if len(caps) < 2 or len(caps) != len(words):
+        return set()
+    out = set()
+    for n in range(min(3, len(caps)), len(caps) + 1):
+        rest = "".join(w[0] for w in caps[1:n])
+        out |= {caps[0][0] + rest, caps[0] + rest}
+    return out
+
+
+def _initials_used(v: list[Tok], texts: tuple[str, ...], kept: list[tuple[Name, str]],
+                   lex: Lexicon) -> list[tuple[Name, str]]:
+    """ "This paper proposes a Deep Quill Term Weighting framework ... DeepQT-Index
+    produces ...", "FooBP (Foo Bar Pooling) ... FooBP-Lite": a name-like word
+    that begins with a proposal's initials before a hyphen names a variant of
+    it, the paper's own too."""
+    forms = {}
+    for (a, b), label in kept:
+        for form in _initials(texts[a:b]):
+            forms.setdefault(form, label)
+    if not forms:
+        return []
+    at = {name for name, _ in kept}
+    out = []
+    for k, word in enumerate(texts):
+        head = word.split("-", 1)[0]
+        # The initials alone would be a second entity for the proposal's own alias: only variants count.
+        if (k, k + 1) not in at and head != word and head in forms and len(head) >= 3 and is_name_like(v[k], lex):
+            out.append(((k, k + 1), forms[head]))
     return out
 
 
