@@ -121,3 +121,12 @@ def test_a_variant_built_on_a_defined_short_form(nlp) -> None:
 def test_a_hyphenated_word_that_begins_with_other_initials_is_no_variant(nlp) -> None:
     text = "We propose Bayesian Pebble Ordering for ranking. We compare it with BQO-Lite on phones."
     assert "BQO-Lite" not in {n for n, _ in proposed(nlp, text)}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We add one trained vector called Quill token to replace pooling.", "Quill token"),
+    ("A model called Quokka trained on birds works.", "Quokka"),
+    ("We add a learnable vector called Quokka, which pools frames.", "Quokka"),
+])
+def test_a_lone_capitalised_word_after_a_naming_word_takes_the_noun_that_ends_the_phrase(nlp, text, name) -> None:
+    assert {n for n, _ in proposed(nlp, text)} == {name}

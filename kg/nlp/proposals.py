@@ -6,7 +6,8 @@ kg.nlp.proposal_cues):
   X", "this paper presents X", "by proposing X", "... and introduce X"; a
   lower-case name set off after it ("we propose knot boosting, a ...");
   names listed with it ("X (XN) and Y");
-- a naming word: "called / dubbed / denoted as X", "we call this approach X";
+- a naming word: "called / dubbed / denoted as X", "we call this approach X",
+  "called Quill token to ..." (a lone capitalised word and the noun that ends the phrase);
 - "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
 - a novelty apposition after the name: "X, a novel ...";
 - "namely X" after a noun of method, in a sentence that introduces something;
@@ -254,6 +255,23 @@ def _with_head(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], c
     if end - start == 1 and start not in pairs and not is_name_like(v[start], lex) and end < len(v) \
             and _is_method_head(v[end].lower_, lex) and v[end].text.islower() \
             and v[end].lower_ not in cues.lower_name_generic_heads:
+        return start, end + 1
+    return name
+
+
+def _with_noun(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name:
+    """ "a learnable vector called Quill token to replace ...": after a naming
+    word, a lone capitalised word that is no name by its shape takes the one
+    lower-case noun after it where the phrase ends there (a mark, "to",
+    "that"); not a word of a verb's shape ("called Quill trained on")."""
+    start, end = name
+    if end - start != 1 or start in pairs or is_name_like(v[start], lex) or end + 1 >= len(v):
+        return name
+    noun, after = v[end], v[end + 1]
+    if not noun.text.isalpha() or not noun.text.islower() or noun.lower_ in STOP_WORDS \
+            or noun.lower_.endswith(("ed", "ing", "ly")) or noun.lower_ in lex.name_stop_words:
+        return name
+    if after.is_punct or after.lower_ in cues.lower_name_ends:
         return start, end + 1
     return name
 
@@ -623,6 +641,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                                        lex, cues)
             if name is not None:
                 name = _with_head(v, name, lex, pairs, cues)
+                if rx is cues.naming:
+                    name = _with_noun(v, name, lex, pairs, cues)
             if name is not None and opener:
                 end_char = _end_char(v, name)
                 if any(end_char <= c <= end_char + 25 for c in called_at):
@@ -675,7 +695,7 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
             continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
         kept.append(((start, end), label))
     kept += _sized_variants(v, texts, kept, lex)
-    kept += _initials_used(v, texts, kept, lex)
+    kept += _initials_used(v, texts, kept, lex, {short.text for _, short in abbreviations})
     for (start, end), label in kept + _repeated(texts, kept):
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
@@ -784,11 +804,12 @@ def _initials(words: tuple[str, ...]) -> set[str]:
 
 
 def _initials_used(v: list[Tok], texts: tuple[str, ...], kept: list[tuple[Name, str]],
-                   lex: Lexicon) -> list[tuple[Name, str]]:
+                   lex: Lexicon, defined: set[str]) -> list[tuple[Name, str]]:
     """ "This paper proposes a Deep Quill Term Weighting framework ... DeepQT-Index
     produces ...", "FooBP (Foo Bar Pooling) ... FooBP-Lite": a name-like word
     that begins with a proposal's initials before a hyphen names a variant of
-    it, the paper's own too."""
+    it, the paper's own too; not a short form, defined (`defined`) or set
+    right after the proposal ("Rank-1 Foo Bar; RFB-1" names the proposal)."""
     forms = {}
     for (a, b), label in kept:
         for form in _initials(texts[a:b]):
@@ -800,7 +821,9 @@ def _initials_used(v: list[Tok], texts: tuple[str, ...], kept: list[tuple[Name, 
     for k, word in enumerate(texts):
         head = word.split("-", 1)[0]
         # The initials alone would be a second entity for the proposal's own alias: only variants count.
-        if (k, k + 1) not in at and head != word and head in forms and len(head) >= 3 and is_name_like(v[k], lex):
+        if (k, k + 1) not in at and head != word and head in forms and len(head) >= 3 and word not in defined \
+                and is_name_like(v[k], lex) and not any(b <= k <= b + 2 and all(t.is_punct for t in v[b:k])
+                                                        for (_, b), _ in kept):
             out.append(((k, k + 1), forms[head]))
     return out
 
