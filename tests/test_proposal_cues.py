@@ -54,8 +54,10 @@ _CASES = {
     "naming_words": ("A bird counter {} FooNet runs fast.", {("FooNet", "Method")}),
     "naming_not_after": ("It is a {}called FooNet.", set()),
     "novelty_words": ("We study a {} objective called soft mixing.", {("soft mixing", "Method")}),
-    "our_adjectives": ("Our {} model, FooNet, counts birds.", {("FooNet", "Method")}),
+    "our_adjectives": ("Our {} FooNet counts birds.", {("FooNet", "Method")}),
     "our_nouns": ("Our {}, FooNet, counts birds.", {("FooNet", "Method")}),
+    "our_openers": ("We sort birds. {} own bird counting model, FooNet, is fast.", {("FooNet", "Method")}),
+    "our_not_between": ("Our {} model, FooNet, counts birds.", set()),
     "the_proposed": ("As a result, {} soft label mixing outperforms BarNet.", {("soft label mixing", "Method")}),
     "ours_marks": ("FooNet ({}) counts birds.", {("FooNet", "Method")}),
     "lower_name_skipped": ("We propose {} soft label mixing, which helps.", {("soft label mixing", "Method")}),
@@ -66,6 +68,7 @@ _CASES = {
     "namely_words": ("We propose a new approach ({} FooNet) for birds.", {("FooNet", "Method")}),
     "component_cues": ("Our FooNet {} BarNorm and BazPool.",
                        {("FooNet", "Method"), ("BarNorm", "Method"), ("BazPool", "Method")}),
+    "others_before": ("We build a hybrid pruning scheme, which unites {} parts, Quill Pebble (QP) pruning.", set()),
     "list_counts": ("We present {} pebble layers: (a) Soft Pebble Pooling (SPP) and (b) Hard Pebble Gating (HPG).",
                     {("Soft Pebble Pooling", "Method"), ("Hard Pebble Gating", "Method")}),
     "list_marks": ("We propose two simple changes to attention {} clipped pebble and gated quill.",
@@ -104,7 +107,7 @@ def test_every_entry_of_every_cue_list_does_its_part(before_proposals, key: str,
     template, expected = _CASES[key]
     plain = ("scan_stop", "not_after_subject", "dataset_name_endings", "naming_not_after", "lower_name_skipped",
              "lower_name_generic_heads", "lower_name_ends", "lower_name_set_off", "lower_name_after_comma",
-             "list_marks", "result_adverbs")
+             "list_marks", "result_adverbs", "our_not_between")
     written = entry if key in plain else example(entry, 0)
     if key == "naming_words" and written.startswith("we "):
         template = "A bird counter runs fast, and {} FooNet."

@@ -45,17 +45,20 @@ class ProposalCues:
     naming: re.Pattern  # "called", "dubbed", "we refer to it as"
     naming_not_after: tuple[str, ...]  # what cancels a naming word right before it ("so-called")
     novelty: re.Pattern  # "novel", "new": said of what the paper introduces
+    novel_before: re.Pattern  # "a novel ", "a new ": right before a name (searched up to the name)
     namely: re.Pattern  # "namely", "i.e.": a name after a noun of method ("a new approach, namely X")
     our_noun: re.Pattern  # one of our_nouns, as a whole word
     our: re.Pattern  # "our method," "our models ("
     our_name: re.Pattern  # "our", "our new", "our parameter-efficient": a name right after
     the_proposed: re.Pattern  # "the proposed"
     apposition: re.Pattern  # ", a novel", ", an efficient": the name comes before
+    apposed_after: re.Pattern  # " -- a novel", ", a new": matched at the mark that sets a lower-case name off
     components: re.Pattern  # "consists of", "modules:": the parts of a proposal follow
     ours: re.Pattern  # "(ours)": the name comes before
     result_subject: re.Pattern  # where a sentence's subject starts: its start, "show that"
     result_verb: re.Pattern  # "outperforms", "contributes to": the subject does better than others
     result_adverbs: frozenset[str]  # "also", "consistently": allowed between the subject and its verb
+    others_before: re.Pattern  # "such as", "existing": what follows is others' work
     list_count: re.Pattern  # "two", "several": a count before a list of the paper's own names
     list_marks: frozenset[str]  # ":", "-": what opens such a list
     dataset_before: re.Pattern  # dataset words between the cue and the name
@@ -106,20 +109,28 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         subject=re.compile(rf"\b{subjects}\s", re.I),
         joined_opener=word_cue("joined_opener", data["joined_subjects"], rf"\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b"),
         gerund=word_cue("gerund", data["gerund_openers"], r"\b"),
-        # An opening colon or quote is part of the cue: the name starts after it.
-        naming=word_cue("naming", data["naming_words"], r"\b\s*[:\"“']?"),
+        # An opening colon or quote (TeX's `` too) is part of the cue: the name starts after it.
+        naming=word_cue("naming", data["naming_words"], r"\b\s*(?:``|`|[:\"“'])?"),
         naming_not_after=tuple(w.lower() for w in data["naming_not_after"]),
         namely=word_cue("namely", data["namely_words"], r"(?!\w)\s*,?"),
         our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
         novelty=word_cue("novelty", data["novelty_words"], r"\b"),
-        our=word_cue("our", ["our"], rf" (?:{our_adjectives} )?{our_nouns}s?\s*[,(]\s*"),
+        novel_before=re.compile(rf"\b(?:a|an)\s+{_alt(data['novelty_words'])}\s+$", re.I),
+        # Up to five words may describe the noun ("our in-house pebble feature tool, nnFoo,"),
+        # none of them a word that opens a phrase of its own ("our results on the benchmark,").
+        our=word_cue("our", data["our_openers"],
+                     rf" (?:{our_adjectives} )?(?:(?!{_alt(data['our_not_between'])}(?![\w-]))[\w-]+ ){{0,5}}?"
+                     rf"{our_nouns}s?\s*[,(]\s*"),
         # A modifier in lower case may come between ("our parameter-efficient FooNet"); a name with
         # a hyphen is the name itself ("our DA-MoE approach").
         our_name=word_cue("our_name", ["our"], rf"\s+(?:(?:{our_adjectives}|(?-i:[a-z][\w]*-[\w-]+))\s+)?"),
         the_proposed=word_cue("the_proposed", data["the_proposed"], r"\s+"),
         apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
                               re.I),
+        apposed_after=re.compile(rf"\s*(?:,|:|--|—|–)\s*(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?"
+                                 rf"{_alt(data['apposition_adjectives'])}\b", re.I),
         components=word_cue("components", data["component_cues"], r"(?!\w)"),
+        others_before=re.compile(rf"\b{_alt(data['others_before'])}(?!\w)", re.I),
         list_count=word_cue("list_count", data["list_counts"], r"\b"),
         list_marks=frozenset(data["list_marks"]),
         result_subject=re.compile(rf"(?:^|(?<=[.!?])\s+|\b{_alt(data['result_subject_after'])}\s+)", re.I),

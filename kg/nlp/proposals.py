@@ -6,16 +6,22 @@ kg.nlp.proposal_cues):
   X", "this paper presents X", "by proposing X", "... and introduce X"; a
   lower-case name set off after it ("we propose knot boosting, a ...");
   names listed with it ("X (XN) and Y");
-- a naming word: "called / dubbed / denoted as X", "we call this approach X";
+- a naming word: "called / dubbed / denoted as X", "we call this approach X",
+  "called Quill token to ..." (a lone capitalised word and the noun that ends the phrase);
 - "our X", "our new X", "our method, X", "the proposed X", "X (ours)";
 - a novelty apposition after the name: "X, a novel ...";
 - "namely X" after a noun of method, in a sentence that introduces something;
 - the parts of a proposal: "our X consists of A and B", "two modules: A, B";
 - names listed after an opener and a count: "we present two layers: (a) A, (b) B";
-- where none of these finds one, an unknown name that does better than others:
-  "results show that X outperforms Y".
+- where none of these finds one, a name with a short form that the sentence of
+  an opener defines ("we build a pruning scheme, which unites Foo Bar Pruning
+  (FBP)"), else an unknown name that does better than others: "results show
+  that X outperforms Y".
 
-Every other place where a proposal's name is written again names it too.
+Every other place where a proposal's name is written again names it too, and
+so does a one-word name that differs from it only by a size or version
+("FooLM-7B" and "FooLM-13B") or that joins its initials to a suffix with a
+hyphen ("Deep Quill Term Weighting" ... "DeepQT-Index").
 
 Adds candidates with proposed=True (label Dataset when dataset words say so,
 else Method); kg.nlp.entities sets doc._.proposed_name from them.
@@ -46,7 +52,11 @@ _WINDOW = 14
 # Tokens after which a run of capitalised words is a name: "a Pebble Net", 'a "Future Lens" view'.
 _NAME_OPENERS = frozenset({",", ":", "a", "an", "the", '"', "“", "``", "'"})
 _NAMED_BEFORE = 30  # characters before a naming word that may say what is named
+# A size or version in a name: "7B", "70b", "2.5", "3".
+_SIZE = re.compile(r"\d+(?:\.\d+)?[BbMmKk]?(?![A-Za-z])")
 _TITLE_WORD = re.compile(r"^[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
+# "nnFoo", "xQuill": a short lower-case prefix before a capital, a name where a cue puts one.
+_LOWER_CAMEL = re.compile(r"^[a-z]{1,4}[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$")
 
 
 # A name found: its first token and the token after it. The rules here read
@@ -63,7 +73,7 @@ def _name_at(v: list[Tok], i: int, lex: Lexicon, pairs: dict[int, Name], relaxed
     if i in pairs:
         return pairs[i]
     tok = v[i]
-    if is_name_like(tok, lex):
+    if is_name_like(tok, lex) or relaxed and _LOWER_CAMEL.match(tok.text):
         return i, i + 1
     common = tok.text in lex.not_names
     if relaxed and _TITLE_WORD.match(tok.text) and tok.lower_ not in STOP_WORDS:
@@ -149,9 +159,12 @@ def _lower_object_at(v: list[Tok], text: str, i: int, lex: Lexicon, cues: Propos
                             and _is_method_head(last.rsplit("-", 1)[-1], lex)):
         return None
     abbreviated = end + 2 < sent_end and v[end].text == "(" and v[end + 2].text == ")"
+    # "we propose pebble flow samplers -- a simple recipe ...": a plural set off by a
+    # novelty apposition names the paper's method ("value critics" alone would be what is trained).
+    apposed = end < sent_end and bool(cues.apposed_after.match(text, v[end].idx))
     # "training value critics" opens what is done; "bi-clustering regularization" is a name
     if first.endswith("ing") and "-" not in first or last.endswith("ed") \
-            or last.endswith("s") and not last.endswith(("ss", "is", "us")) \
+            or last.endswith("s") and not last.endswith(("ss", "is", "us")) and not apposed \
             or last in lex.task_heads or last in lex.task_cues or cues.dataset_before.fullmatch(last) \
             or view_text(v, text, start, end).lower() in lex.generic_terms \
             or last in cues.lower_name_generic_heads and not abbreviated:
@@ -242,6 +255,23 @@ def _with_head(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], c
     if end - start == 1 and start not in pairs and not is_name_like(v[start], lex) and end < len(v) \
             and _is_method_head(v[end].lower_, lex) and v[end].text.islower() \
             and v[end].lower_ not in cues.lower_name_generic_heads:
+        return start, end + 1
+    return name
+
+
+def _with_noun(v: list[Tok], name: Name, lex: Lexicon, pairs: dict[int, Name], cues: ProposalCues) -> Name:
+    """ "a learnable vector called Quill token to replace ...": after a naming
+    word, a lone capitalised word that is no name by its shape takes the one
+    lower-case noun after it where the phrase ends there (a mark, "to",
+    "that"); not a word of a verb's shape ("called Quill trained on")."""
+    start, end = name
+    if end - start != 1 or start in pairs or is_name_like(v[start], lex) or end + 1 >= len(v):
+        return name
+    noun, after = v[end], v[end + 1]
+    if not noun.text.isalpha() or not noun.text.islower() or noun.lower_ in STOP_WORDS \
+            or noun.lower_.endswith(("ed", "ing", "ly")) or noun.lower_ in lex.name_stop_words:
+        return name
+    if after.is_punct or after.lower_ in cues.lower_name_ends:
         return start, end + 1
     return name
 
@@ -353,7 +383,10 @@ def _parts(v: list[Tok], idxs: tuple[int, ...], start_char: int, lex: Lexicon, p
             while j < end and j - name[1] < 3 and v[j].text.isalpha() and v[j].text.islower() \
                     and not _is_method_head(v[j].lower_, lex):
                 j += 1
-            name = (name[0], j + 1) if j < end and _is_method_head(v[j].lower_, lex) else None
+            if j < end and _is_method_head(v[j].lower_, lex):
+                name = (name[0], j + 1)
+            elif not (v[name[0] - 1].lower_ in ("a", "an") and v[name[0]].text not in lex.not_names):
+                name = None  # "and a Distinguisher that ...": a capitalised word an article introduces is a name
         if name is not None and name not in known \
                 and v[name[1] - 1].text.rsplit("-", 1)[-1].lower() not in lex.adjective_suffixes:
             out.append(name)
@@ -546,6 +579,21 @@ def _marked_before(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon,
     return out
 
 
+def _novel_defined(v: list[Tok], text: str, cues: ProposalCues, abbreviations: list[tuple[Span, Span]],
+                   known: set[Name], tasks: set[Name]) -> list[tuple[Name, str]]:
+    """ "FooNets use a novel Quill Attention Via Pebble features approach
+    (QAVP+)": a name defined with a short form right after "a novel" or "a
+    new" is the paper's own, wherever it stands."""
+    out = []
+    for long, _ in abbreviations:
+        name = long.start, long.end
+        if name in known or name in tasks or not v[name[0]].text[:1].isupper():
+            continue
+        if cues.novel_before.search(text, max(0, v[name[0]].idx - 20), v[name[0]].idx):
+            out.append((name, _label(v, text, v[name[0]].idx, name, cues)))
+    return out
+
+
 def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> Doc:
     """Add a proposal candidate for each name a cue finds (see the module docstring)."""
     cues = cues or proposal_cues()
@@ -593,6 +641,8 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
                                        lex, cues)
             if name is not None:
                 name = _with_head(v, name, lex, pairs, cues)
+                if rx is cues.naming:
+                    name = _with_noun(v, name, lex, pairs, cues)
             if name is not None and opener:
                 end_char = _end_char(v, name)
                 if any(end_char <= c <= end_char + 25 for c in called_at):
@@ -632,6 +682,9 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
     found.extend(_components(v, idxs, text, lower, lex, cues, pairs, known, tasks, found))
     found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks, openers))
     found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
+    found.extend(_novel_defined(v, text, cues, abbreviations, known, tasks))
+    if not found:
+        found.extend(_defined_after_opener(v, idxs, text, lex, cues, abbreviations, known, tasks, openers))
     if not found:
         found.extend(_result_subjects(v, idxs, text, lower, lex, cues, pairs, known, tasks))
     kept: list[tuple[Name, str]] = []
@@ -641,9 +694,47 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
         if label == "Method" and (start, end) in tasks:
             continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
         kept.append(((start, end), label))
+    kept += _sized_variants(v, texts, kept, lex)
+    kept += _initials_used(v, texts, kept, lex, {short.text for _, short in abbreviations})
     for (start, end), label in kept + _repeated(texts, kept):
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
+
+
+def _defined_after_opener(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,
+                          abbreviations: list[tuple[Span, Span]], known: set[Name], tasks: set[Name],
+                          openers: list[re.Match]) -> list[tuple[Name, str]]:
+    """ "we build a hybrid pruning scheme, which unites Sparse Foo And Bar Pruning
+    (SFBP)", "we first propose a new cropping scheme and a Quill Front-End
+    (QFE)": in an abstract where no cue found a proposal, the first name that
+    the sentence of an opener defines with a short form, later than the opener,
+    is the paper's own (not a name the gazetteer knows, nor a task's)."""
+    for m in openers:
+        i = _token_at(v, idxs, m.end())
+        if i is None:
+            continue
+        sent_end = v[i].sent_end
+        defined = sorted((long.start, long.end) for long, _ in abbreviations if i <= long.start < sent_end)
+        for name in defined:
+            start = name[0]
+            while start > i and name[0] - start < 3 and (_is_title_word(v[start - 1], lex)
+                                                          or is_name_like(v[start - 1], lex)):
+                start -= 1  # "a Boosted Quill3D pebble encoder (BQE)": the capitalised words belong to it
+            name = start, name[1]
+            # "hardens prior scorers, e.g. the well-known Bar--Baz (BB) model": others' work
+            if cues.others_before.search(text, m.end(), v[name[0]].idx):
+                break
+            before = name[0] - 1
+            while before > i and v[before].lower_ in ("a", "an", "the"):
+                before -= 1
+            if v[before].lower_ in cues.not_after_subject and v[before].lower_ not in ("and", "or"):
+                continue  # "an algorithm for the Foo--Bar (FB) model": what the new thing works on
+            after = _past_short_form(v, name[1])
+            if after < len(v) and (v[after].lower_ in lex.task_heads or v[after].lower_ in lex.task_cues):
+                continue  # "the Incremental FooNet (IFN) task": the name of a task
+            if name not in known and name not in tasks and v[name[0]].text[:1].isupper():
+                return [(name, _label(v, text, m.end(), name, cues))]
+    return []
 
 
 def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lower: str | None, lex: Lexicon,
@@ -670,6 +761,70 @@ def _result_subjects(v: list[Tok], idxs: tuple[int, ...], text: str, lower: str 
             k += 1
         if k < len(v) and cues.result_verb.match(text, idxs[k]):
             out.append((name, _label(v, text, m.end(), name, cues)))
+    return out
+
+
+def _size_shape(word: str) -> str:
+    """ "8B/70B-Judge" -> "#/#-judge": a name with its sizes and versions left out."""
+    return _SIZE.sub("#", word).lower()
+
+
+def _sized_variants(v: list[Tok], texts: tuple[str, ...], kept: list[tuple[Name, str]],
+                    lex: Lexicon) -> list[tuple[Name, str]]:
+    """ "our 8B/405B-Judge ... and 8B/70B-Judge", "FooLM-7B and FooLM-13B":
+    a one-word name with a size or version in it that differs from a
+    proposal's only by its numbers names a variant of it, the paper's own too."""
+    shapes = {_size_shape(texts[a]): label for (a, b), label in kept if b - a == 1 and _SIZE.search(texts[a])}
+    if not shapes:
+        return []
+    at = {name for name, _ in kept}
+    out = []
+    for k, word in enumerate(texts):
+        if (k, k + 1) in at or not _SIZE.search(word) or not is_name_like(v[k], lex):
+            continue
+        label = shapes.get(_size_shape(word))
+        if label is not None and word not in (texts[a] for a, _ in at):
+            out.append(((k, k + 1), label))
+    return out
+
+
+def _initials(words: tuple[str, ...]) -> set[str]:
+    """ "Deep Quill Term Weighting" -> {"DQTW", "DeepQTW", "DQT", "DeepQT", ...}:
+    the short forms a name of capitalised words may be written as without a
+    definition, its first word whole or as a letter, its last words left out
+    (a head word: "Weighting") down to three words."""
+    caps = [w for w in words if w[:1].isupper()]
+    if len(caps) < 2 or len(caps) != len(words):
+        return set()
+    out = set()
+    for n in range(min(3, len(caps)), len(caps) + 1):
+        rest = "".join(w[0] for w in caps[1:n])
+        out |= {caps[0][0] + rest, caps[0] + rest}
+    return out
+
+
+def _initials_used(v: list[Tok], texts: tuple[str, ...], kept: list[tuple[Name, str]],
+                   lex: Lexicon, defined: set[str]) -> list[tuple[Name, str]]:
+    """ "This paper proposes a Deep Quill Term Weighting framework ... DeepQT-Index
+    produces ...", "FooBP (Foo Bar Pooling) ... FooBP-Lite": a name-like word
+    that begins with a proposal's initials before a hyphen names a variant of
+    it, the paper's own too; not a short form, defined (`defined`) or set
+    right after the proposal ("Rank-1 Foo Bar; RFB-1" names the proposal)."""
+    forms = {}
+    for (a, b), label in kept:
+        for form in _initials(texts[a:b]):
+            forms.setdefault(form, label)
+    if not forms:
+        return []
+    at = {name for name, _ in kept}
+    out = []
+    for k, word in enumerate(texts):
+        head = word.split("-", 1)[0]
+        # The initials alone would be a second entity for the proposal's own alias: only variants count.
+        if (k, k + 1) not in at and head != word and head in forms and len(head) >= 3 and word not in defined \
+                and is_name_like(v[k], lex) and not any(b <= k <= b + 2 and all(t.is_punct for t in v[b:k])
+                                                        for (_, b), _ in kept):
+            out.append(((k, k + 1), forms[head]))
     return out
 
 
