@@ -9,8 +9,8 @@ import re
 from kg.extract.found_relations import FoundRelations
 from kg.extract.improvements import Comparison, is_gain, owns_gain
 from kg.extract.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
-from kg.extract.numbers import Quantity, runs
-from kg.extract.relation_sentence import Sentence, start_of_clause
+from kg.extract.numbers import Quantity
+from kg.extract.relation_sentence import Sentence, run_of, start_of_clause
 from kg.extract.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
                                 plain_score, previous_in_list, respective_metric,
                                 respective_subject, rules_of, share_of)
@@ -87,7 +87,7 @@ def _metric_of_run(s: Sentence, q: Quantity) -> str | None:
     """ "top-1 accuracies of 80.1% and 82.3% on A and B": a number later in a
     run of numbers (numbers.runs) takes the metric named before the run's
     first number, in the same unit."""
-    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
+    run = run_of(s, q)
     first = run[0]
     if first is q or first.unit != q.unit:
         return None

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from kg.extract.baselines import Baseline, baselines_from
 from kg.extract.found_relations import FoundRelations
 from kg.extract.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
-from kg.extract.numbers import Quantity, number_reader, runs
-from kg.extract.relation_sentence import Sentence
+from kg.extract.numbers import Quantity, number_reader
+from kg.extract.relation_sentence import Sentence, open_bracket, run_of
 from kg.extract.results import previous_in_list, rules_of, score_list, unit_fits
 from kg.extract.subjects import find_subject
 
@@ -276,7 +276,7 @@ def is_gain(s: Sentence, q: Quantity) -> bool:
         return True
     if q not in s.quantities:
         return False
-    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
+    run = run_of(s, q)
     listed = run if len(run) > 1 else score_list(s, q)
     if any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in listed):
         return True
@@ -400,8 +400,8 @@ def _aside(s: Sentence, comp: Comparison) -> tuple[int, int] | None:
     own, "... (a further 7.2% gain over X)", or None: those that hold its
     first baseline and a margin before it."""
     pos = comp.baselines[0].start
-    opened = s.text.rfind("(", 0, pos)
-    if opened < 0 or s.text.rfind(")", 0, pos) > opened:
+    opened = open_bracket(s, pos)
+    if opened is None:
         return None
     closed = s.text.find(")", pos)
     if closed < 0 or not any(opened < q.start and q.end <= pos and is_gain(s, q) for q in s.quantities):
@@ -420,15 +420,13 @@ def owns_gain(s: Sentence, comparisons: list[Comparison], q: Quantity) -> bool:
 
 
 def _in_brackets(s: Sentence, q: Quantity) -> bool:
-    opened = s.text.rfind("(", 0, q.start)
-    return opened >= 0 and s.text.rfind(")", 0, q.start) < opened
+    return open_bracket(s, q.start) is not None
 
 
 def _in_examples(s: Sentence, q: Quantity) -> bool:
     """Whether the number stands in brackets that open with an example marker: "(e.g., 2.1% on A)"."""
-    opened = s.text.rfind("(", 0, q.start)
-    return opened >= 0 and s.text.rfind(")", 0, q.start) < opened \
-        and bool(s.cues.example_marker.match(s.text[opened + 1:q.start]))
+    opened = open_bracket(s, q.start)
+    return opened is not None and bool(s.cues.example_marker.match(s.text[opened + 1:q.start]))
 
 
 def _score_context(s: Sentence, q: Quantity) -> bool:

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, Sequence
 
 from spacy.tokens import Doc
 
-from kg.extract.numbers import NumberReader, Quantity, number_reader
+from kg.extract.numbers import NumberReader, Quantity, number_reader, runs
 from kg.extract.relation_cues import Cues, Places
 from kg.nlp.entities import settled_entities
 from kg.nlp.tokens import view_columns
@@ -140,3 +140,14 @@ def end_of_clause(s: Sentence, pos: int) -> int:
     start_of_clause(s, pos)  # fills s.clause_breaks
     k = bisect_right(s.clause_breaks, pos)
     return s.clause_breaks[k] if k < len(s.clause_breaks) else len(s.text)
+
+
+def open_bracket(s: Sentence, pos: int) -> int | None:
+    """Where the bracket that is still open at character `pos` opens, or None: "(e.g., 2.1% on A"."""
+    opened = s.text.rfind("(", 0, pos)
+    return opened if opened >= 0 and s.text.rfind(")", 0, pos) < opened else None
+
+
+def run_of(s: Sentence, q: Quantity) -> list[Quantity]:
+    """The run of numbers `q` is in ("85.1% and 78.3%"; kg.extract.numbers.runs), or `q` alone."""
+    return next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])

@@ -25,9 +25,9 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from kg import rules
-from kg.extract.numbers import Quantity, runs
+from kg.extract.numbers import Quantity
 from kg.extract.relation_cues import list_join
-from kg.extract.relation_sentence import Mention, Sentence
+from kg.extract.relation_sentence import Mention, Sentence, open_bracket, run_of
 
 
 def _alt(pieces: Iterable[str]) -> str:
@@ -233,7 +233,7 @@ def mention_lists(s: Sentence, label: str) -> list[list[Mention]]:
 def respective_metric(s: Sentence, q: Quantity) -> str | None:
     """ "IS and FID of 232.5 and 8.1", "IS and FID from 52.5 and 18.7 to
     166.5 and 7.4": a list of metrics right before a list of as many numbers."""
-    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
+    run = run_of(s, q)
     if len(run) < 2:
         return None
     for group in mention_lists(s, "Metric"):
@@ -281,10 +281,10 @@ def _number_lists(s: Sentence, q: Quantity, candidates: Sequence[Quantity]) -> l
     """The lists of numbers `q` is in that may pair with a list of names:
     its run ("85.1% and 78.3%"), and where the sentence says
     "respectively", the `candidates` of its unit."""
-    run = next((r for r in runs(s.text, s.quantities, s.numbers) if q in r), [q])
+    run = run_of(s, q)
     lists = [run] if len(run) > 1 else []
     if rules_of(s).respectively.search(s.text):
-        same = [c for c in candidates if c.unit == q.unit and _bracketed(s, c) == _bracketed(s, q)]
+        same = [c for c in candidates if c.unit == q.unit and (open_bracket(s, c.start) is None) == (open_bracket(s, q.start) is None)]
         if q in same and len(same) > 1:
             lists.append(same)
     return lists
@@ -301,11 +301,6 @@ def respective_subject(s: Sentence, q: Quantity, subject: str) -> str:
                     and any(m.name == subject for m in group):
                 return group[numbers.index(q)].name
     return subject
-
-
-def _bracketed(s: Sentence, q: Quantity) -> bool:
-    opened = s.text.rfind("(", 0, q.start)
-    return opened >= 0 and s.text.rfind(")", 0, q.start) < opened
 
 
 # -- efficiency -----------------------------------------------------------------------
