@@ -138,3 +138,11 @@ def check_files(paths: Sequence[str | Path]) -> None:
     any work starts (workers would each meet the same error)."""
     for path in paths:
         read_rules_file(path)
+
+
+def any_of(pieces: Iterable[str]) -> str:
+    """One regular-expression alternation of `pieces`, tried in the order
+    given. No pieces match nothing: a rules file that replaces a list with
+    [] turns its rule off, where an empty alternation would match everywhere."""
+    pieces = list(pieces)
+    return "(?:" + "|".join(pieces) + ")" if pieces else "(?!)"

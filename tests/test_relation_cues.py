@@ -80,3 +80,14 @@ def test_the_clause_break_lookahead_finds_what_the_plain_alternation_finds(break
     for _ in range(1500):
         text = cue_text(parsed, _WORDS, rnd)
         assert _spans(fast.finditer(text)) == _spans(plain.finditer(text)), text
+
+
+def test_an_emptied_list_matches_nothing() -> None:
+    # A rules file that replaces a list with [] turns its rule off; an empty alternation would match everywhere.
+    from kg.extract.relation_cues import _alt
+    from kg.nlp.task_contexts import cue_words
+    from kg.rules import any_of
+
+    for pattern in (any_of([]), _alt([]), cue_words([]), cue_words(["", " "])):
+        assert re.search(pattern, "FooNet beats BarNet on TideSet.") is None
+    assert re.fullmatch(_alt(["beats", "beat"]), "beats")

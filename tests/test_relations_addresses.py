@@ -72,6 +72,25 @@ def test_a_method_after_a_lead_in_phrase_opens_its_clause(nlp, lead_in):
     assert ("FooParse", "clause merging") in found
 
 
+LEAD_IN_ENTS = {"QuillNet": "Method", "FooParse": "Method", "clause segmentation": "Task", "clause merging": "Task"}
+
+
+@pytest.mark.parametrize("word", sorted(rules.load("addresses")["lead_in_openers"]))
+def test_each_lead_in_opener_lets_the_method_after_its_comma_open_the_clause(nlp, word):
+    found = addresses(nlp, PROPOSAL + f"{word.capitalize()} the long inputs, the FooParse tagger builds span tables "
+                                      "for clause merging.", LEAD_IN_ENTS, proposed=("QuillNet",))
+    assert ("FooParse", "clause merging") in found
+
+
+def test_without_its_lead_in_openers_a_rules_file_keeps_the_method_inside_the_opening_phrase(tmp_path):
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"addresses": {"replace": {"lead_in_openers": []}}}))
+    text = PROPOSAL + "When run on long inputs, the FooParse tagger builds span tables for clause merging."
+    assert ("FooParse", "clause merging") in addresses(pipeline(), text, LEAD_IN_ENTS, proposed=("QuillNet",))
+    assert ("FooParse", "clause merging") not in addresses(pipeline([str(path)]), text, LEAD_IN_ENTS,
+                                                           proposed=("QuillNet",))
+
+
 def test_a_lead_in_phrase_needs_its_comma(nlp):
     # Without the comma the method stands inside the opening phrase: not the subject of the clause.
     found = addresses(nlp, PROPOSAL + "When the FooParse tagger builds span tables it helps clause merging.",

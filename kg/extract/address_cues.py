@@ -76,4 +76,4 @@ def _study_openers(entries: list[str]) -> str:
     for e in entries:
         words = [re.escape(w) for w in e.lower().split()]
         pieces.append(r"\s+".join(words[:-1]) + r"\s+(?:[\w-]+\s+){0,2}?" + words[-1] + r"\b")
-    return "(?:" + "|".join(pieces) + ")"
+    return rules.any_of(pieces)

@@ -63,10 +63,6 @@ def _list_marker(text: str, m: re.Match) -> bool:
     return text[m.start() - 1:m.start()] == "(" and bool(_MARKED_ITEM.match(text, m.end()))
 
 
-def _alt(pieces: list[str]) -> str:
-    return "(?:" + "|".join(pieces) + ")"
-
-
 class NumberReader:
     """Reads numbers with the rule family "units" (the packaged file, or one
     changed by the user's rules files): its units, and the words that say
@@ -80,17 +76,17 @@ class NumberReader:
         # Sizes and counts ("7B parameters", "12 GB") are not results.
         self.size_units = frozenset(family["size_units"])
         try:
-            self.absolute = re.compile(rf"\b{_alt(family['absolute_words'])}(?!\w)", re.I)
-            self.relative = re.compile(rf"\b{_alt(family['relative_words'])}(?!\w)", re.I)
+            self.absolute = re.compile(rf"\b{rules.any_of(family['absolute_words'])}(?!\w)", re.I)
+            self.relative = re.compile(rf"\b{rules.any_of(family['relative_words'])}(?!\w)", re.I)
             # "2.1 absolute points": the unit of a margin written after a word of absolute_words.
             self.points_after = re.compile(
-                rf"\s*(?:{_alt(family['absolute_words'])}\s+)?{_alt([re.escape(f) for f in units.get('points', [])] or ['(?!)'])}(?![\w.])",
+                rf"\s*(?:{rules.any_of(family['absolute_words'])}\s+)?{rules.any_of([re.escape(f) for f in units.get('points', [])] or ['(?!)'])}(?![\w.])",
                 re.I)
-            self.ranging = re.compile(rf"\b{_alt(family['range_words'])}\s+$", re.I)
-            joiners = _alt(family["coordinators"])
+            self.ranging = re.compile(rf"\b{rules.any_of(family['range_words'])}\s+$", re.I)
+            joiners = rules.any_of(family["coordinators"])
             self.coordinated = re.compile(rf"\s*(?:,\s*{joiners}?|{joiners}|/)\s*$", re.I)
             # "40 datasets": a count, not a result; case as written ("40 GPUs" is left alone).
-            self.counted = re.compile(rf"\s+{_alt(family['count_nouns'])}\b")
+            self.counted = re.compile(rf"\s+{rules.any_of(family['count_nouns'])}\b")
         except re.error as err:
             raise rules.RulesError(f"units: a piece is not a regular expression ({err})") from None
         forms = sorted(self.units, key=len, reverse=True)

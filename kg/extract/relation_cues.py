@@ -15,8 +15,8 @@ from kg.nlp.scanning import FOLDS, head_starts, heads, heads_show_matches, match
 
 def _alt(pieces: Iterable[str]) -> str:
     """One alternation of the regex `pieces`, longest first (so that of two
-    pieces matching at one place the longer is tried first)."""
-    return "(?:" + "|".join(sorted(pieces, key=len, reverse=True)) + ")"
+    pieces matching at one place the longer is tried first; none match nothing)."""
+    return rules.any_of(sorted(pieces, key=len, reverse=True))
 
 
 class Places:

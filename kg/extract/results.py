@@ -26,12 +26,8 @@ from typing import Iterable, Sequence
 
 from kg import rules
 from kg.extract.numbers import Quantity
-from kg.extract.relation_cues import list_join
+from kg.extract.relation_cues import _alt, list_join
 from kg.extract.relation_sentence import Mention, Sentence, open_bracket, run_of
-
-
-def _alt(pieces: Iterable[str]) -> str:
-    return "(?:" + "|".join(sorted(pieces, key=len, reverse=True)) + ")"
 
 
 @dataclass(frozen=True)

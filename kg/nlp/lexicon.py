@@ -66,7 +66,7 @@ class EntityPatterns:
 
 
 def _any_of(pieces: list[str]) -> str:
-    return "|".join(f"(?:{p})" for p in pieces)
+    return rules.any_of(f"(?:{p})" for p in pieces)
 
 
 def _entity_patterns(raw: dict) -> EntityPatterns:

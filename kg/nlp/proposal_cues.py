@@ -19,8 +19,7 @@ from kg.nlp import scanning
 
 def _alt(pieces: list[str]) -> str:
     # In the order written: where one piece begins another, the first written is tried first.
-    # An emptied list ("replace" with []) matches nothing, not the empty string.
-    return "(?:" + "|".join(pieces) + ")" if pieces else "(?!)"
+    return rules.any_of(pieces)
 
 
 def _word_alt(pieces: list[str]) -> str:

@@ -101,9 +101,9 @@ def names_work(word: str, tc: TaskContexts, heads: frozenset[str]) -> bool:
 
 def cue_words(entries: list[str]) -> str:
     """A regular expression of any of `entries` (lower-case words; a space
-    stands for any space), the longest first."""
-    pieces = sorted((re.escape(e.lower()).replace(r"\ ", r"\s+") for e in entries if e.strip()), key=len, reverse=True)
-    return "(?:" + "|".join(pieces) + ")"
+    stands for any space), the longest first; no entries match nothing."""
+    return rules.any_of(sorted((re.escape(e.lower()).replace(r"\ ", r"\s+") for e in entries if e.strip()),
+                               key=len, reverse=True))
 
 
 def means_before(extra: Iterable[str] = ()) -> re.Pattern:

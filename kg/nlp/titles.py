@@ -87,10 +87,10 @@ def title_rules(extra: Iterable[str] = ()) -> TitleRules:
 def _title_rules(extra: tuple[str, ...]) -> TitleRules:
     data = rules.load("titles", extra)
     try:
-        separator = re.compile("|".join(f"(?:{p})" for p in data["separators"]))
-        articles = "|".join(re.escape(w) for w in data["articles"])
+        separator = re.compile(rules.any_of(f"(?:{p})" for p in data["separators"]))
+        articles = rules.any_of(re.escape(w) for w in data["articles"])
         after = re.compile(r"^\W*(?:(?:%s)\s+)?(?:[\w-]+\s+){0,2}?(?:%s)"
-                           % (articles, "|".join(f"(?:{p})" for p in data["not_proposal_after"])), re.I)
+                           % (articles, rules.any_of(f"(?:{p})" for p in data["not_proposal_after"])), re.I)
     except re.error as err:
         raise rules.RulesError(f"titles: a piece is not a regular expression ({err})") from None
     return TitleRules(separator=separator,
