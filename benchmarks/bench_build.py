@@ -4,6 +4,7 @@
     python3 benchmarks/bench_build.py --sizes 1000 3000 10000 30000 --workers 2
     python3 benchmarks/bench_build.py --sizes 100000 --no-view
     python3 benchmarks/bench_build.py --ratio                  # kg build / kg extract, one worker
+    python3 benchmarks/bench_build.py --sizes 100000 --workers 2 --with-extract   # ... and at 100k, same workers
     python3 benchmarks/bench_build.py --ratio --compare ../main   # ... and of another checkout, same run
     python3 benchmarks/bench_build.py --sizes 10000 20000 --workers 2 --compare ../main   # taking turns
 
@@ -122,11 +123,21 @@ def _cpu() -> tuple[float, float]:
     return me.ru_utime + me.ru_stime, children.ru_utime + children.ru_stime
 
 
-def run_size(n: int, workers: int, view: bool, keep: bool, tree: Path = ROOT) -> dict:
+def run_size(n: int, workers: int, view: bool, keep: bool, tree: Path = ROOT, with_extract: bool = False) -> dict:
     from bench_corpus import PASSAGES, make_corpus
 
     corpus = make_corpus(n, source=PASSAGES)
     out = Path(tempfile.mkdtemp(prefix=f"kg-bench-build-{n}-"))
+    extracted = None
+    if with_extract:
+        # The build's floor: the same corpus through `kg extract` with as many
+        # workers, just before the build, so the machine's state is alike.
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        cmd = [sys.executable, "-m", "kg", "extract", str(corpus), "-o", str(out / "extract.jsonl"),
+               "--workers", str(workers)]
+        print(f"extracting {n} abstracts with {tree} (kg extract --workers {workers})", flush=True)
+        extracted = _timed(cmd, env, out)[:2]
+        (out / "extract.jsonl").unlink(missing_ok=True)
     print(f"building {n} abstracts with {tree} in {out} (progress every 10 s in {out.with_suffix('.log')})",
           flush=True)
     cmd = [sys.executable, __file__, "--child", str(corpus), str(out), "--workers", str(workers),
@@ -144,6 +155,8 @@ def run_size(n: int, workers: int, view: bool, keep: bool, tree: Path = ROOT) ->
     figures["wall"] = wall
     figures["n"] = n
     figures["load"] = os.getloadavg()
+    if extracted is not None:
+        figures["extract_wall"], figures["extract_cpu"] = extracted
     return figures
 
 
@@ -168,6 +181,14 @@ def report(results: list[dict]) -> None:
         if "cpu_build_stream" in r:
             print(f"{r['abstracts']:9d}  build process {r['cpu_build']:7.1f} (stream {r['cpu_build_stream']:7.1f}, "
                   f"after {r['cpu_build'] - r['cpu_build_stream']:7.1f})  workers {r['cpu_workers']:7.1f}")
+    if any("extract_wall" in r for r in results):
+        print("\nkg extract of the same corpus with as many workers, just before each build (the build's floor):")
+        for r in results:
+            if "extract_wall" in r:
+                build_cpu = r["cpu_build"] + r["cpu_workers"]
+                print(f"{r['abstracts']:9d}  extract {r['extract_wall']:7.1f} s (CPU {r['extract_cpu']:7.1f})  "
+                      f"build {r['seconds']:7.1f} s (CPU {build_cpu:7.1f})  build/extract: wall "
+                      f"{r['seconds'] / r['extract_wall']:.2f}x, CPU {build_cpu / r['extract_cpu']:.2f}x")
     print("\npeak resident memory by stage (MiB, build process and its workers):")
     print(f"{'abstracts':>9}  " + " ".join(f"{s[:8]:>8}" for s in ["setup", *seen]))
     for r in results:
@@ -281,6 +302,9 @@ def main() -> None:
     ap.add_argument("--no-view", action="store_true", help="skip the HTML view")
     ap.add_argument("--keep", action="store_true", help="keep the build folders under /tmp")
     ap.add_argument("--ratio", action="store_true", help="kg build / kg extract wall time on passages.jsonl")
+    ap.add_argument("--with-extract", action="store_true",
+                    help="before each build, run kg extract on the same corpus with as many workers, and print "
+                         "build / extract (issue 19: the stages after extraction at most half of it)")
     ap.add_argument("--runs", type=int, default=3, help="--ratio: runs of each (default 3)")
     ap.add_argument("--compare", metavar="TREE", action="append", default=[],
                     help="also time the kg of this checkout, in the same run (repeatable); with --sizes, "
@@ -300,7 +324,7 @@ def main() -> None:
     results: dict[Path, list[dict]] = {tree: [] for tree in trees}
     for n in sorted(args.sizes):
         for tree in trees:
-            r = run_size(n, args.workers, not args.no_view, args.keep, tree)
+            r = run_size(n, args.workers, not args.no_view, args.keep, tree, args.with_extract)
             print(f"{n} abstracts, {tree}: {r['seconds']:.1f} s, peak {max(r['peaks'].values()) / MiB:.0f} MiB",
                   flush=True)
             results[tree].append(r)
