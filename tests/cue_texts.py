@@ -1,17 +1,21 @@
 """Texts to test cue scanning with (kg.nlp.scanning): the cue patterns are
 tried only where one of their head words begins, and that must find exactly
 what a scan of the whole text finds. The texts are partly written by the
-patterns themselves (from re's parse of them), so that every alternative of
-every cue gets its turn; the words around are the cues' heads in several
-casings and endings, words the patterns expect or refuse, and the letters
-that re.I lets stand for ASCII ones."""
+patterns themselves (from our parse of them, tests/regex_parse.py), so that
+every alternative of every cue gets its turn; the words around are the cues'
+heads in several casings and endings, words the patterns expect or refuse,
+and the letters that re.I lets stand for ASCII ones."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import re
 from typing import Iterable
+
+import regex_parse
+from regex_parse import AnyChar, Branch, CharSet, Group, Literal, Repeat, Seq
 
 
 def head_forms(heads: Iterable[str]) -> list[str]:
@@ -39,55 +43,46 @@ GLUE = [" ", " ", " ", " ", "", "-", "  ", "\t"]
 
 # Characters to fill a set or a wildcard with; mostly spaces, so that the words around stay words.
 _POOL = " " * 30 + "\tabcdefghijklmnopqrstuvwxyzABCDEFXYZ0123456789_.,;:-+%~()@\u2212\u00d7\u017f\u212a\u00e9"
-_SET_MEMBERS: dict[int, list[str]] = {}  # id of a parsed set -> the characters of _POOL in it
 
 
-def parse(pattern: re.Pattern):
-    """re's parse of the pattern; keep it while texts are written from it (_SET_MEMBERS holds ids of its parts)."""
-    return re._parser.parse(pattern.pattern, pattern.flags)
+def parse(pattern: re.Pattern) -> Seq:
+    """Our parse of the pattern (tests/regex_parse.py), to write texts from."""
+    return regex_parse.parse(pattern.pattern, pattern.flags)
 
 
-def _in_set(ch: str, items) -> bool:
-    """Whether `ch` is in a parsed character set (re._parser's IN items)."""
-    negate, found = False, False
-    for op, av in items:
-        name = str(op)
-        if name == "NEGATE":
-            negate = True
-        elif name == "LITERAL":
-            found |= ord(ch) == av
-        elif name == "RANGE":
-            found |= av[0] <= ord(ch) <= av[1]
-        elif name == "CATEGORY":
-            kind = str(av)
-            test = ch.isdigit() if "DIGIT" in kind else ch.isspace() if "SPACE" in kind else (ch.isalnum() or ch == "_")
-            found |= test != ("NOT" in kind)
-    return found != negate
+_IN_CATEGORY = {"d": str.isdigit, "s": str.isspace, "w": lambda ch: ch.isalnum() or ch == "_"}
 
 
-def _written(parsed, rnd: random.Random) -> str:
+def _in_set(ch: str, charset: CharSet) -> bool:
+    found = any(lo <= ch <= hi for lo, hi in charset.ranges) or \
+        any(_IN_CATEGORY[c.lower()](ch) == c.islower() for c in charset.categories)
+    return found != charset.negated
+
+
+@functools.cache
+def _set_members(charset: CharSet) -> list[str]:
+    """The characters of _POOL in the set (cached: one test writes thousands of texts)."""
+    return [c for c in _POOL if _in_set(c, charset)] or ["x"]
+
+
+def _written(parsed: Seq, rnd: random.Random) -> str:
     """A string that the parsed pattern would often match (assertions and
     word boundaries are not heeded: the scan decides)."""
     out = []
-    for op, av in parsed:
-        name = str(op)
-        if name == "LITERAL":
-            out.append(chr(av))
-        elif name == "NOT_LITERAL":
-            out.append(rnd.choice([c for c in _POOL if ord(c) != av]))
-        elif name == "ANY":
+    for node in parsed:
+        if isinstance(node, Literal):
+            out.append(node.char)
+        elif isinstance(node, AnyChar):
             out.append(rnd.choice(_POOL))
-        elif name == "IN":
-            if id(av) not in _SET_MEMBERS:
-                _SET_MEMBERS[id(av)] = [c for c in _POOL if _in_set(c, av)] or ["x"]
-            out.append(rnd.choice(_SET_MEMBERS[id(av)]))
-        elif name == "BRANCH":
-            out.append(_written(rnd.choice(av[1]), rnd))
-        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
-            out.append(_written(av[-1], rnd))
-        elif name.endswith("REPEAT"):
-            low, high, item = av
-            out.extend(_written(item, rnd) for _ in range(rnd.randint(low, min(high, low + 3))))
+        elif isinstance(node, CharSet):
+            out.append(rnd.choice(_set_members(node)))
+        elif isinstance(node, Branch):
+            out.append(_written(rnd.choice(node.alternatives), rnd))
+        elif isinstance(node, Group):
+            out.append(_written(node.items, rnd))
+        elif isinstance(node, Repeat):
+            most = node.low + 3 if node.high is None else min(node.high, node.low + 3)
+            out.extend(_written(node.item, rnd) for _ in range(rnd.randint(node.low, most)))
     return "".join(out)
 
 
@@ -104,50 +99,44 @@ def cue_text(parsed, words: list[str], rnd: random.Random) -> str:
 
 
 # -- plain examples of a regex piece, for tests that build a sentence from each cue entry --
-def _choices(parsed) -> list[str]:
+def _choices(parsed: Seq) -> list[str]:
     """Strings the parsed regex matches: each branch and each optional part
     taken both ways, repeats as few times as they may (at least once for +).
     Assertions and word boundaries add nothing."""
     out = [""]
-    for op, av in parsed:
-        name = str(op)
-        if name == "LITERAL":
-            opts = [chr(av)]
-        elif name in ("NOT_LITERAL", "ANY"):
+    for node in parsed:
+        if isinstance(node, Literal):
+            opts = [node.char]
+        elif isinstance(node, AnyChar):
             opts = ["a"]
-        elif name == "IN":
-            opts = [_member(av)]
-        elif name == "BRANCH":
-            opts = [s for branch in av[1] for s in _choices(branch)]
-        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
-            opts = _choices(av[-1])
-        elif name.endswith("REPEAT"):
-            low, high, item = av
-            inner = _choices(item)
-            opts = [s * max(low, 1) for s in inner] if low else [""] + (inner if high == 1 else [])
-        else:  # AT (\b, $), ASSERT, ASSERT_NOT
+        elif isinstance(node, CharSet):
+            opts = [_member(node)]
+        elif isinstance(node, Branch):
+            opts = [s for alternative in node.alternatives for s in _choices(alternative)]
+        elif isinstance(node, Group):
+            opts = _choices(node.items)
+        elif isinstance(node, Repeat):
+            inner = _choices(node.item)
+            opts = [s * max(node.low, 1) for s in inner] if node.low else [""] + (inner if node.high == 1 else [])
+        else:  # Anchor, Assertion
             continue
         out = [a + b for a, b in itertools.product(out, opts)]
     return list(dict.fromkeys(out))
 
 
-def _member(items) -> str:
-    """A character of a parsed character set: a space where it may be one."""
-    for op, av in items:
-        name = str(op)
-        if name == "CATEGORY":
-            kind = str(av)
-            return " " if "SPACE" in kind else "1" if "DIGIT" in kind else "a"
-        if name == "LITERAL" and chr(av) == " ":
-            return " "
-    op, av = items[0]
-    return chr(av) if str(op) == "LITERAL" else chr(av[0])
+def _member(charset: CharSet) -> str:
+    """A character of a set: a space where it may be one."""
+    if _in_set(" ", charset):
+        return " "
+    if charset.categories or charset.negated:
+        return next((c for c in "a1" + _POOL if _in_set(c, charset)), "a")
+    return charset.ranges[0][0]
 
 
 def examples(piece: str, flags: int = re.I) -> list[str]:
     """Strings the regex `piece` matches whole, one for each of its alternatives;
     the first leaves every optional part out and takes each first branch."""
-    found = [s for s in _choices(re._parser.parse(piece, flags)) if re.fullmatch(piece, s, flags)]
+    found = [s for s in _choices(regex_parse.parse(piece, flags)) if re.fullmatch(piece, s, flags)]
     assert found, f"no example written for {piece!r}"
     return found
 

@@ -17,7 +17,7 @@ from kg.nlp.scanning import FOLDS, cue_matches, head_starts, heads_show_matches
 _CUES = proposal_cues()
 _WORDS = head_forms(h for hs in _CUES.heads.values() for h in hs) + OTHER_WORDS + [
     "ſo-called", "İs", "ıs", "we’re", "paper", "work", "present", "proposed", "contribution is", "main"]
-# Parsed once, so that the ids cue_texts keeps stay theirs.
+# Parsed once, not once per test.
 _PARSED = {name: parse(getattr(_CUES, name)) for name in _CUES.heads}
 
 

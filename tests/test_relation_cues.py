@@ -23,7 +23,7 @@ _CUES = {f.name: getattr(cues(), f.name) for f in dataclasses.fields(cues())
 
 
 _WORDS = head_forms(h for cue in _CUES.values() for h in cue.heads) + OTHER_WORDS
-# Parsed once, so that the ids cue_texts keeps stay theirs.
+# Parsed once, not once per test.
 _PARSED = {name: parse(cue.pattern) for name, cue in _CUES.items()}
 
 
