@@ -132,9 +132,8 @@ def run_size(n: int, workers: int, view: bool, keep: bool, tree: Path = ROOT, wi
     if with_extract:
         # The build's floor: the same corpus through `kg extract` with as many
         # workers, just before the build, so the machine's state is alike.
-        env = {**os.environ, "PYTHONPATH": str(tree)}
-        cmd = [sys.executable, "-m", "kg", "extract", str(corpus), "-o", str(out / "extract.jsonl"),
-               "--workers", str(workers)]
+        kg, env = _kg(tree)
+        cmd = [*kg, "extract", str(corpus), "-o", str(out / "extract.jsonl"), "--workers", str(workers)]
         print(f"extracting {n} abstracts with {tree} (kg extract --workers {workers})", flush=True)
         extracted = _timed(cmd, env, out)[:2]
         (out / "extract.jsonl").unlink(missing_ok=True)
@@ -239,6 +238,12 @@ def compare_sizes(trees: list[Path], results: dict[Path, list[dict]]) -> None:
         print(f"{n:9d}  " + "  |  ".join(cells))
 
 
+def _kg(tree: Path) -> tuple[list[str], dict]:
+    """The command that runs `tree`'s kg, and its environment (run it outside
+    `tree`: see _timed)."""
+    return [sys.executable, "-m", "kg"], {**os.environ, "PYTHONPATH": str(tree)}
+
+
 def _timed(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, str]:
     """Wall seconds, CPU seconds (all threads, user + system) and output of `cmd`."""
     import resource
@@ -268,8 +273,7 @@ def ratio(trees: list[Path], runs: int) -> None:
     try:
         for i in range(runs):
             for tree in trees:
-                env = {**os.environ, "PYTHONPATH": str(tree)}
-                kg = [sys.executable, "-m", "kg"]
+                kg, env = _kg(tree)
                 wall, cpu, _ = _timed([*kg, "extract", str(PASSAGES), "-o", str(work / "records.jsonl")], env, work)
                 times.setdefault((tree, "extract"), []).append(wall)
                 times.setdefault((tree, "extract cpu"), []).append(cpu)
