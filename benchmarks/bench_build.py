@@ -68,7 +68,7 @@ def child(corpus: str, out: str, workers: int, view: bool) -> None:
     """Run one build here and print its figures as JSON on the last line."""
     import psutil
 
-    from kg.build import build
+    from kg.builder import build
     from kg.timing import StageClock
 
     class Clock(StageClock):

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spacy  # noqa: E402
 
 from bench_corpus import make_corpus, seed_rows  # noqa: E402
-from kg.extract.parallel import parallel_records  # noqa: E402
-from kg.extract.record import Extractor  # noqa: E402
+from kg.extraction.parallel import parallel_records  # noqa: E402
+from kg.extraction.record import Extractor  # noqa: E402
 from kg.io import ReadReport, read_inputs  # noqa: E402
 
 

@@ -62,7 +62,7 @@ def child(dump: str, how: str, work: str) -> None:
     """Load `dump` one way into a fresh store under `work`; print the figures as JSON."""
     import pyoxigraph as ox
 
-    from kg.build import _LOAD_BATCH, _LOAD_CEILING
+    from kg.builder import _LOAD_BATCH, _LOAD_CEILING
     from kg.store import KGStore
 
     papers = papers_in_random_order(Path(dump)) if how == "build" else None

@@ -28,7 +28,7 @@ import spacy  # noqa: E402
 
 from bench_corpus import make_corpus, seed_rows  # noqa: E402
 from kg.io import ReadReport, read_inputs  # noqa: E402
-from kg.extract.pipeline import extraction_pipeline  # noqa: E402
+from kg.pipeline import extraction_pipeline  # noqa: E402
 
 
 def timed(label: str, run, texts: list[str]) -> float:

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_corpus import seed_rows  # noqa: E402
-from kg.extract.pipeline import extraction_pipeline  # noqa: E402
+from kg.pipeline import extraction_pipeline  # noqa: E402
 
 
 def best(fn, repeat: int) -> float:

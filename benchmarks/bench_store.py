@@ -30,7 +30,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.build import build, demo_corpus  # noqa: E402
+from kg.builder import build, demo_corpus  # noqa: E402
 from kg.sparql.ready import ready_questions  # noqa: E402
 from kg.store import KGStore  # noqa: E402
 

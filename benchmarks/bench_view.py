@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.build import build  # noqa: E402
+from kg.builder import build  # noqa: E402
 from kg.store import KGStore  # noqa: E402
 from kg.view.html import render_html, write_view  # noqa: E402
 from kg.view.payload import view_payload  # noqa: E402

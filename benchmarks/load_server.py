@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         build_dir = args.build
         if build_dir is None:
-            from kg.build import build, demo_corpus
+            from kg.builder import build, demo_corpus
             tmp = tempfile.TemporaryDirectory(prefix="kg-load.")
             build_dir = Path(tmp.name)
             build([demo_corpus()], build_dir, view=False)

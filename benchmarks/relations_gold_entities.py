@@ -25,9 +25,9 @@ from spacy.util import filter_spans
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kg.eval import evaluate, read_records  # noqa: E402
-from kg.extract.record import doc_to_record  # noqa: E402
-from kg.nlp import SPAN_KEY  # noqa: E402
-import kg.extract.relations  # noqa: E402,F401  registers kg_relations
+from kg.extraction.record import doc_to_record  # noqa: E402
+from kg.entities.entity import SPAN_KEY  # noqa: E402
+import kg.relations.component  # noqa: E402,F401  registers kg_relations
 
 
 _MAKER = spacy.blank("en")  # makes the pattern docs for the phrase matcher

@@ -7,7 +7,7 @@ behind the entity and relation confidence values.
 
 Extracts the gold sets' abstracts (../shared/gold) with this checkout's code,
 then for each threshold C keeps what `--min-confidence C` keeps (the same
-function, kg.extract.confidence.keep_confident) and scores it with the shared
+function, kg.entities.confidence.keep_confident) and scores it with the shared
 scorer (../shared/eval/score.py, imported): facts kept, precision (the share
 of kept facts that are right), recall, F1, for entities and relations apart.
 Train is the set the values are measured on; dev is the check.
@@ -42,14 +42,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kg import rules  # noqa: E402
-from kg.extract import Extractor  # noqa: E402
-from kg.extract.confidence import EntityConfidence, keep_confident  # noqa: E402
-from kg.extract.record import doc_to_record  # noqa: E402
-from kg.extract.relation_confidence import BANDS as RAW_BANDS, KEYS as RELATION_KEYS  # noqa: E402
-from kg.extract.relation_confidence import band as raw_band, repeated_names  # noqa: E402
+from kg.extraction.record import Extractor  # noqa: E402
+from kg.entities.confidence import EntityConfidence, keep_confident  # noqa: E402
+from kg.extraction.record import doc_to_record  # noqa: E402
+from kg.relations.confidence import BANDS as RAW_BANDS, KEYS as RELATION_KEYS  # noqa: E402
+from kg.relations.confidence import band as raw_band, repeated_names  # noqa: E402
 from kg.io import ReadReport, read_inputs  # noqa: E402
-from kg.nlp.candidates import PRIORITY  # noqa: E402
-from kg.nlp.entities import fold_name, settled_entities  # noqa: E402
+from kg.entities.candidates import PRIORITY  # noqa: E402
+from kg.entities.entity import fold_name, settled_entities  # noqa: E402
 
 THRESHOLDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 TYPES = ("Method", "Dataset", "Task", "Metric")

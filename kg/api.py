@@ -179,8 +179,8 @@ def _options(gazetteers: Iterable[str | os.PathLike] = (), rules: Iterable[str |
 @lru_cache(maxsize=4)
 def _extractor(options):
     """One pipeline per set of options, kept: loading it takes a moment."""
-    from kg.extract.record import Extractor
-    from kg.extract.stream import record_stream
+    from kg.extraction.record import Extractor
+    from kg.extraction.stream import record_stream
 
     record_stream([], options)  # reports bad gazetteer or rules files as the command line does
     return Extractor.from_options(options)
@@ -210,7 +210,7 @@ def extract(abstracts: Any, *, gazetteers: Iterable[str | os.PathLike] = (),
             raise KGError("extract wants a text, a dict with 'abstract', or an iterable of them; "
                           "for files use kg.build or read them first")
         if workers > 1:
-            from kg.extract.stream import record_stream
+            from kg.extraction.stream import record_stream
             pairs = record_stream((_abstract(x, n) for n, x in enumerate(abstracts, 1)), options, workers=workers)
         else:
             pairs = _extractor(options).records(_abstract(x, n) for n, x in enumerate(abstracts, 1))
@@ -281,7 +281,7 @@ def build(inputs: Any = None, out_dir: str | os.PathLike = "outputs", *, fmt: st
     builds the demo corpus. The keywords are the command's options:
     `gazetteers`, `rules`, `min_confidence`, `view=False` for --no-view,
     `workers`, `dask` (a scheduler address or a distributed.Client), `strict`."""
-    from kg.build import build as run_build, demo_corpus
+    from kg.builder import build as run_build, demo_corpus
 
     options = _options(gazetteers, rules, min_confidence)
     with _cli_errors(writing=True), _input_files(inputs if inputs is not None else [demo_corpus()]) as files:

@@ -14,8 +14,23 @@ import json
 import sys
 from pathlib import Path
 
-from kg import __version__
+from kg.errors import user_message
+from kg.extraction.dask_runner import DaskError
+from kg.extraction.stream import record_stream
+from kg.io import ReadReport, read_inputs
+from kg.io.atomic import atomic_write
+from kg.io.fields import FieldMap
+from kg.io.readers import STDIN, InputError, NothingRead, check_inputs
 from kg.model import ExtractOptions
+from kg.progress import estimate_abstracts, track, wanted
+from kg.query import format_results, list_ready_questions, load_query, ready_query
+from kg.serve import ServeConfig, default_workers, serve
+from kg.sparql.guard import check_query
+from kg.sparql.prefixes import query_prefixes
+from kg.sparql.ready import parse_params
+from kg.sparql.syntax import describe
+from kg.sparql.timed import QueryFailed, QueryTimeout, query_with_timeout
+from kg.version import __version__
 
 DEFAULT_OUT = "outputs"
 
@@ -57,7 +72,6 @@ def _positive_int(text: str) -> int:
 
 def _field_map(args: argparse.Namespace):
     """The user's --map as a FieldMap (kg.io.fields); a bad one raises FieldMapError."""
-    from kg.io.fields import FieldMap
     return FieldMap.parse(getattr(args, "map", None) or [])
 
 
@@ -66,8 +80,6 @@ def _strict_refusal(args: argparse.Namespace) -> int | None:
     anything would be skipped, list it all and fail with exit code 3."""
     if not getattr(args, "strict", False) or not args.inputs:
         return None
-    from kg.io import ReadReport, read_inputs
-    from kg.io.readers import STDIN
 
     if STDIN in map(str, args.inputs):
         return _err("--strict reads the input twice, which standard input cannot be; write it to a file first")
@@ -83,18 +95,64 @@ def _strict_refusal(args: argparse.Namespace) -> int | None:
     return 3
 
 
+def _scale_options(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                    help="extract in N processes; the output is the same as with one (default: 1)")
+    sp.add_argument("--dask", metavar="ADDRESS",
+                    help="extract on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
+                         "needs the dask extra, and kg installed on the workers")
+    sp.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress bar (it is drawn on stderr only when that is a terminal)")
+
+
+def _rules_options(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--rules", action="append", default=[], metavar="FILE",
+                    help="rules file that extends or replaces kg's word lists, cue phrases and patterns "
+                         "(JSON: {family: {\"extend\"|\"replace\": {key: [...]}}}; see docs/rules.md); "
+                         "may be repeated, applied in order")
+    sp.add_argument("--min-confidence", type=_confidence, default=0.0, metavar="C",
+                    help="leave out facts whose confidence is below C (0..1); docs/rules.md gives the "
+                         "share of facts that are right at each setting (default: 0, keep all)")
+
+
+def _input_options(sp: argparse.ArgumentParser, required: bool) -> None:
+    sp.add_argument("inputs", nargs="+" if required else "*", metavar="INPUT",
+                    help="abstract files: .jsonl (id, title, abstract and metadata; arXiv, Semantic Scholar "
+                         "and OpenAlex rows too), .csv or .tsv (a header naming the columns, any case), or "
+                         ".txt (one abstract per paragraph); .gz and .bz2 are read compressed; - is standard "
+                         "input (docs/input.md)")
+    sp.add_argument("--format", choices=["txt", "jsonl", "csv", "tsv"], default=None,
+                    help="input format for every INPUT (default: from each file's extension; standard input "
+                         "is told by its first line)")
+    sp.add_argument("--map", action="append", default=[], metavar="FIELD=NAME,...",
+                    help="read FIELD from the input's field or column NAME, e.g. "
+                         "--map abstract=summary,id=paper_id (fields: id, title, abstract, date, year, authors, "
+                         "venue, doi, arxiv, categories, url, collection); may be repeated")
+    sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
+                    help="extra gazetteer (JSON Lines of {name, type, aliases}); may be repeated")
+    _rules_options(sp)
+    sp.add_argument("--strict", action="store_true",
+                    help="fail (exit code 3, nothing written) if any input record would be skipped; "
+                         "without it, skipped records are listed and the exit code is 1")
+
+
 # -- extract ------------------------------------------------------------------
 def _extract_options(args: argparse.Namespace) -> ExtractOptions:
     return ExtractOptions(gazetteers=tuple(args.gazetteer), rules=tuple(getattr(args, "rules", ())),
                           min_confidence=getattr(args, "min_confidence", 0.0))
 
 
+def _extract_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("extract", help="abstracts -> extraction records (JSON Lines)",
+                        description="Extract entities and relations from abstracts and write one extraction "
+                                    "record per abstract, in input order, as JSON Lines.")
+    _input_options(sp, required=True)
+    sp.add_argument("-o", "--output", metavar="FILE", help="write records here (default: stdout)")
+    _scale_options(sp)
+    sp.set_defaults(func=cmd_extract)
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
-    from kg.extract.dask_runner import DaskError
-    from kg.extract.stream import record_stream
-    from kg.io import ReadReport, read_inputs
-    from kg.io.atomic import atomic_write
-    from kg.progress import estimate_abstracts, track, wanted
 
     refused = _strict_refusal(args)
     if refused is not None:
@@ -123,9 +181,23 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 # -- build --------------------------------------------------------------------
+def _build_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("build", help="abstracts -> records, Turtle graph, HTML view and SPARQL store",
+                        description="Build the knowledge graph. Writes DIR/records.jsonl, DIR/graph.ttl, "
+                                    "DIR/graph.html and a SPARQL store in DIR/store, then prints a summary. "
+                                    "With no INPUT it builds the demo corpus shipped with kg.")
+    _input_options(sp, required=False)
+    sp.add_argument("-o", "--output", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--no-view", action="store_true", help="skip writing graph.html")
+    _scale_options(sp)
+    sp.add_argument("--update", action="store_true",
+                    help="add INPUT to the build in DIR instead of rebuilding: new ids are added, known ids "
+                         "with new text replaced, known ids with the same text left alone")
+    sp.set_defaults(func=cmd_build)
+
+
 def cmd_build(args: argparse.Namespace) -> int:
-    from kg.build import build, demo_corpus
-    from kg.io.readers import InputError, NothingRead, check_inputs
+    from kg.builder import build, demo_corpus  # lazy: rdflib
 
     inputs = args.inputs or [demo_corpus()]
     if not args.inputs:
@@ -143,9 +215,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     refused = _strict_refusal(args)
     if refused is not None:
         return refused
-    from kg.extract.dask_runner import DaskError
     if args.update:
-        from kg.update import update
+        from kg.update import update  # lazy: rdflib
         try:
             summary = update(inputs, args.output, fmt=args.format, options=_extract_options(args),
                              view=not args.no_view, workers=args.workers, dask=args.dask, fields=fields)
@@ -169,8 +240,22 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 # -- remove -------------------------------------------------------------------
+def _remove_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("remove", help="take papers out of a build, with all their facts",
+                        description="Remove papers by id from the build in DIR: their named graphs go, entities "
+                                    "no other paper mentions go with them, and records.jsonl, graph.ttl and "
+                                    "graph.html are rewritten. Exit code 1 if some id was not in the store.")
+    sp.add_argument("ids", nargs="+", metavar="ID", help="paper ids, as in records.jsonl")
+    sp.add_argument("-o", "--output", "--store", dest="output", default=DEFAULT_OUT, metavar="DIR",
+                    help=f"build folder (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
+                    help="extra gazetteer the build used (JSON Lines of {name, type, aliases}); may be repeated")
+    sp.add_argument("--no-view", action="store_true", help="skip writing graph.html")
+    sp.set_defaults(func=cmd_remove)
+
+
 def cmd_remove(args: argparse.Namespace) -> int:
-    from kg.update import remove
+    from kg.update import remove  # lazy: rdflib
 
     summary = remove(args.ids, args.output, gazetteers=args.gazetteer, view=not args.no_view)
     print("\n".join(summary.lines()))
@@ -178,11 +263,27 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 # -- query --------------------------------------------------------------------
+def _query_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("query", help="run a SPARQL query over a built store",
+                        description="Run SPARQL over a store built by `kg build`. The default graph is the "
+                                    "union of all papers' graphs.")
+    sp.add_argument("query", nargs="?", help="the SPARQL query text")
+    sp.add_argument("-f", "--file", metavar="FILE.rq", help="read the query from a file")
+    sp.add_argument("--list", action="store_true", help="list the ready questions and their parameters")
+    sp.add_argument("--ask", metavar="NAME", help="run a ready question (see --list)")
+    sp.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="a ready question's parameter, bound as a literal; names match in any case; may be repeated")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--format", dest="output_format", choices=["table", "csv", "tsv", "json"], default="table",
+                    help="result format (default: table)")
+    sp.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                    help="stop the query after this long; it then runs in a worker process that is killed "
+                         "at the limit (default: no limit)")
+    sp.set_defaults(func=cmd_query)
+
+
 def cmd_query(args: argparse.Namespace) -> int:
-    from kg.query import format_results, list_ready_questions, load_query, ready_query
-    from kg.sparql.guard import check_query
-    from kg.sparql.ready import parse_params
-    from kg.store import KGStore
+    from kg.store import KGStore  # lazy: rdflib
 
     if args.list:
         sys.stdout.write(list_ready_questions())
@@ -204,9 +305,6 @@ def cmd_query(args: argparse.Namespace) -> int:
         return _err(f"cannot read {err.filename}: {err.strerror}")
     if args.timeout is not None and args.timeout <= 0:
         return _err("--timeout must be positive")
-    from kg.sparql.prefixes import query_prefixes
-    from kg.sparql.syntax import describe
-    from kg.sparql.timed import QueryFailed, QueryTimeout, query_with_timeout
     try:
         if args.timeout is None:
             try:
@@ -226,8 +324,25 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 # -- serve --------------------------------------------------------------------
+def _serve_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("serve", help="serve the store as a read-only SPARQL endpoint, with the view and a query page",
+                        description="Serve a built store over HTTP: the SPARQL 1.1 Protocol at /sparql (queries only; "
+                                    "updates and SERVICE are refused), the graph view at /, a query page with the "
+                                    "ready questions at /query. Nothing is fetched from the network.")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    sp.add_argument("--port", type=int, default=7878, help="port (default: 7878)")
+    sp.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="stop a query after this long, killing its worker (default: 10)")
+    sp.add_argument("--max-rows", type=int, default=10_000, metavar="N", help="send at most N result rows (default: 10000)")
+    sp.add_argument("--workers", type=int, default=None, metavar="N",
+                    help="query worker processes, each able to run one query at a time (default: CPUs, 2 to 8)")
+    sp.add_argument("--cors", metavar="ORIGIN", help="send CORS headers allowing ORIGIN (e.g. '*'); off by default")
+    sp.add_argument("--quiet", action="store_true", help="do not log each request")
+    sp.set_defaults(func=cmd_serve)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
-    from kg.serve import ServeConfig, default_workers, serve
 
     if args.workers is None:
         args.workers = default_workers()
@@ -268,9 +383,21 @@ def export_format(output: str | None, given: str | None) -> str:
     return implied
 
 
+def _export_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("export", help="write the graph as Turtle, N-Triples, N-Quads, TriG, JSON-LD, GraphML or GEXF",
+                        description="Export the store. Turtle and N-Triples get the union of all papers; "
+                                    "N-Quads, TriG and JSON-LD keep each paper in its named graph; GraphML and "
+                                    "GEXF give entities and relations as a property graph for Gephi or Cytoscape.")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--format", dest="export_format", choices=list(EXPORT_FORMATS), default=None,
+                    help="output format; with -o the file's extension gives it (.ttl, .nt, .nq, .trig, .jsonld, "
+                         ".graphml, .gexf) and --format must agree; to stdout the default is ttl")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    sp.set_defaults(func=cmd_export)
+
+
 def cmd_export(args: argparse.Namespace) -> int:
-    from kg.io.atomic import atomic_write
-    from kg.store import KGStore
+    from kg.store import KGStore  # lazy: rdflib
 
     try:
         fmt = export_format(args.output, args.export_format)
@@ -278,7 +405,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _err(str(err))
     store = KGStore.at(args.store, read_only=True)
     if fmt in ("graphml", "gexf"):
-        from kg.graph import networkx_export
+        from kg.graph import networkx_export  # lazy: rdflib
         write = lambda fh: networkx_export.write(store, fh, fmt)
     else:
         write = lambda fh: store.dump(fh, fmt)
@@ -292,9 +419,25 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 # -- view ---------------------------------------------------------------------
+def _view_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("view", help="write an HTML view of the graph, or of a part of it",
+                        description="Write a self-contained HTML page (no network needed) drawing the entities "
+                                    "and relations of a built store: search by any name, filters by type, and "
+                                    "the papers, sentences and results behind each node and edge.")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("--focus", metavar="NAME", help="show only this entity (any of its names) and its neighbourhood")
+    sp.add_argument("--hops", type=int, default=1, metavar="N",
+                    help="with --focus: how many relations away to reach (default: 1)")
+    sp.add_argument("--types", metavar="T1,T2", help="show only these entity types, e.g. Method,Dataset")
+    sp.add_argument("--max-nodes", type=_positive_int, default=4000, metavar="N",
+                    help="above this many entities draw a summary of the best-connected ones (default: 4000)")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: DIR/view.html)")
+    sp.set_defaults(func=cmd_view)
+
+
 def cmd_view(args: argparse.Namespace) -> int:
-    from kg.store import KGStore
-    from kg.view import ViewError, parse_types, write_view
+    from kg.store import KGStore  # lazy: rdflib
+    from kg.view import ViewError, parse_types, write_view  # lazy: rdflib
 
     store = KGStore.at(args.store, read_only=True)
     out = Path(args.output) if args.output else store.path.parent / "view.html"
@@ -308,9 +451,21 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 # -- report -------------------------------------------------------------------
+def _report_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("report", help="write an HTML page of charts about the graph, each with its SPARQL",
+                        description="Write one self-contained HTML page (no script, no network) with charts of a "
+                                    "built store: the corpus in figures, the most named datasets, methods, tasks "
+                                    "and metrics, leaderboards, proposals per task, datasets used together and "
+                                    "how much rests on low-confidence facts. Under each chart is the SPARQL query "
+                                    "that makes it, which runs as it stands with `kg query`.")
+    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: DIR/report.html)")
+    sp.set_defaults(func=cmd_report)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    from kg.report.page import write_report
-    from kg.store import KGStore
+    from kg.report.page import write_report  # lazy: matplotlib
+    from kg.store import KGStore  # lazy: rdflib
 
     store = KGStore.at(args.store, read_only=True)
     out = Path(args.output) if args.output else store.path.parent / "report.html"
@@ -320,9 +475,33 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 # -- eval ---------------------------------------------------------------------
+def _eval_parser(sub: argparse._SubParsersAction) -> None:
+    eval_rules = _module_doc("kg.eval")
+    error_kinds = _module_doc("kg.eval_kinds")
+    sp = sub.add_parser("eval", help="score extraction records against gold records (P, R, F1)",
+                        description="Score predicted extraction records against gold records: precision, recall "
+                                    "and F1 per entity type, for proposed methods and per relation type. "
+                                    "Either give PRED.jsonl, or --input to extract from the abstracts first.",
+                        epilog=eval_rules.split("\n", 2)[2] + "\n\nKinds of error, in a table after the scores "
+                               "(--kinds adds examples):\n" + error_kinds.split("\n", 2)[2],
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument("gold", metavar="GOLD.jsonl", help="gold extraction records")
+    sp.add_argument("pred", nargs="?", metavar="PRED.jsonl", help="predicted extraction records (same ids)")
+    sp.add_argument("--input", metavar="INPUT.jsonl", help="abstracts to extract from instead of PRED.jsonl")
+    sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
+                    help="extra gazetteer for --input (JSON Lines of {name, type, aliases}); may be repeated")
+    _rules_options(sp)
+    sp.add_argument("--kinds", type=_positive_int, nargs="?", const=3, default=None, metavar="N",
+                    help="show N examples (default 3) of each kind of error (paper, gold, predicted) under the "
+                         "table of error kinds (the kinds are described below)")
+    sp.add_argument("--errors", action="store_true", help="also list misses and false hits, one per line")
+    sp.add_argument("--json", action="store_true", help="print the figures as JSON")
+    sp.set_defaults(func=cmd_eval)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
-    from kg.eval import EvalError, evaluate, read_records
-    from kg.eval_kinds import error_kinds
+    from kg.eval import EvalError, evaluate, read_records  # lazy: spaCy
+    from kg.eval_kinds import error_kinds  # lazy: spaCy
 
     if (args.pred is None) == (args.input is None):
         return _err("give either PRED.jsonl or --input INPUT.jsonl (not both, not neither)")
@@ -332,8 +511,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if args.pred is not None:
             pred = list(read_records(args.pred))
         else:
-            from kg.extract import Extractor
-            from kg.io import ReadReport, read_inputs
+            from kg.extraction.record import Extractor  # lazy: spaCy
 
             report = ReadReport()
             extractor = Extractor.from_options(_extract_options(args))
@@ -360,6 +538,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 # -- parser -------------------------------------------------------------------
+SUBCOMMANDS = (_extract_parser, _build_parser, _remove_parser, _query_parser, _serve_parser, _export_parser,
+               _view_parser, _report_parser, _eval_parser)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="kg",
@@ -371,167 +553,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"kg {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-
-    def scale_opts(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--workers", type=_positive_int, default=1, metavar="N",
-                        help="extract in N processes; the output is the same as with one (default: 1)")
-        sp.add_argument("--dask", metavar="ADDRESS",
-                        help="extract on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
-                             "needs the dask extra, and kg installed on the workers")
-        sp.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress bar (it is drawn on stderr only when that is a terminal)")
-
-    def rules_opts(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--rules", action="append", default=[], metavar="FILE",
-                        help="rules file that extends or replaces kg's word lists, cue phrases and patterns "
-                             "(JSON: {family: {\"extend\"|\"replace\": {key: [...]}}}; see docs/rules.md); "
-                             "may be repeated, applied in order")
-        sp.add_argument("--min-confidence", type=_confidence, default=0.0, metavar="C",
-                        help="leave out facts whose confidence is below C (0..1); docs/rules.md gives the "
-                             "share of facts that are right at each setting (default: 0, keep all)")
-
-    def inputs_opts(sp: argparse.ArgumentParser, required: bool) -> None:
-        sp.add_argument("inputs", nargs="+" if required else "*", metavar="INPUT",
-                        help="abstract files: .jsonl (id, title, abstract and metadata; arXiv, Semantic Scholar "
-                             "and OpenAlex rows too), .csv or .tsv (a header naming the columns, any case), or "
-                             ".txt (one abstract per paragraph); .gz and .bz2 are read compressed; - is standard "
-                             "input (docs/input.md)")
-        sp.add_argument("--format", choices=["txt", "jsonl", "csv", "tsv"], default=None,
-                        help="input format for every INPUT (default: from each file's extension; standard input "
-                             "is told by its first line)")
-        sp.add_argument("--map", action="append", default=[], metavar="FIELD=NAME,...",
-                        help="read FIELD from the input's field or column NAME, e.g. "
-                             "--map abstract=summary,id=paper_id (fields: id, title, abstract, date, year, authors, "
-                             "venue, doi, arxiv, categories, url, collection); may be repeated")
-        sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
-                        help="extra gazetteer (JSON Lines of {name, type, aliases}); may be repeated")
-        rules_opts(sp)
-        sp.add_argument("--strict", action="store_true",
-                        help="fail (exit code 3, nothing written) if any input record would be skipped; "
-                             "without it, skipped records are listed and the exit code is 1")
-
-    sp = sub.add_parser("extract", help="abstracts -> extraction records (JSON Lines)",
-                        description="Extract entities and relations from abstracts and write one extraction "
-                                    "record per abstract, in input order, as JSON Lines.")
-    inputs_opts(sp, required=True)
-    sp.add_argument("-o", "--output", metavar="FILE", help="write records here (default: stdout)")
-    scale_opts(sp)
-    sp.set_defaults(func=cmd_extract)
-
-    sp = sub.add_parser("build", help="abstracts -> records, Turtle graph, HTML view and SPARQL store",
-                        description="Build the knowledge graph. Writes DIR/records.jsonl, DIR/graph.ttl, "
-                                    "DIR/graph.html and a SPARQL store in DIR/store, then prints a summary. "
-                                    "With no INPUT it builds the demo corpus shipped with kg.")
-    inputs_opts(sp, required=False)
-    sp.add_argument("-o", "--output", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default: {DEFAULT_OUT}/)")
-    sp.add_argument("--no-view", action="store_true", help="skip writing graph.html")
-    scale_opts(sp)
-    sp.add_argument("--update", action="store_true",
-                    help="add INPUT to the build in DIR instead of rebuilding: new ids are added, known ids "
-                         "with new text replaced, known ids with the same text left alone")
-    sp.set_defaults(func=cmd_build)
-
-    sp = sub.add_parser("remove", help="take papers out of a build, with all their facts",
-                        description="Remove papers by id from the build in DIR: their named graphs go, entities "
-                                    "no other paper mentions go with them, and records.jsonl, graph.ttl and "
-                                    "graph.html are rewritten. Exit code 1 if some id was not in the store.")
-    sp.add_argument("ids", nargs="+", metavar="ID", help="paper ids, as in records.jsonl")
-    sp.add_argument("-o", "--output", "--store", dest="output", default=DEFAULT_OUT, metavar="DIR",
-                    help=f"build folder (default: {DEFAULT_OUT}/)")
-    sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
-                    help="extra gazetteer the build used (JSON Lines of {name, type, aliases}); may be repeated")
-    sp.add_argument("--no-view", action="store_true", help="skip writing graph.html")
-    sp.set_defaults(func=cmd_remove)
-
-    sp = sub.add_parser("query", help="run a SPARQL query over a built store",
-                        description="Run SPARQL over a store built by `kg build`. The default graph is the "
-                                    "union of all papers' graphs.")
-    sp.add_argument("query", nargs="?", help="the SPARQL query text")
-    sp.add_argument("-f", "--file", metavar="FILE.rq", help="read the query from a file")
-    sp.add_argument("--list", action="store_true", help="list the ready questions and their parameters")
-    sp.add_argument("--ask", metavar="NAME", help="run a ready question (see --list)")
-    sp.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                    help="a ready question's parameter, bound as a literal; names match in any case; may be repeated")
-    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
-    sp.add_argument("--format", dest="output_format", choices=["table", "csv", "tsv", "json"], default="table",
-                    help="result format (default: table)")
-    sp.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                    help="stop the query after this long; it then runs in a worker process that is killed "
-                         "at the limit (default: no limit)")
-    sp.set_defaults(func=cmd_query)
-
-    sp = sub.add_parser("serve", help="serve the store as a read-only SPARQL endpoint, with the view and a query page",
-                        description="Serve a built store over HTTP: the SPARQL 1.1 Protocol at /sparql (queries only; "
-                                    "updates and SERVICE are refused), the graph view at /, a query page with the "
-                                    "ready questions at /query. Nothing is fetched from the network.")
-    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
-    sp.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
-    sp.add_argument("--port", type=int, default=7878, help="port (default: 7878)")
-    sp.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                    help="stop a query after this long, killing its worker (default: 10)")
-    sp.add_argument("--max-rows", type=int, default=10_000, metavar="N", help="send at most N result rows (default: 10000)")
-    sp.add_argument("--workers", type=int, default=None, metavar="N",
-                    help="query worker processes, each able to run one query at a time (default: CPUs, 2 to 8)")
-    sp.add_argument("--cors", metavar="ORIGIN", help="send CORS headers allowing ORIGIN (e.g. '*'); off by default")
-    sp.add_argument("--quiet", action="store_true", help="do not log each request")
-    sp.set_defaults(func=cmd_serve)
-
-    sp = sub.add_parser("export", help="write the graph as Turtle, N-Triples, N-Quads, TriG, JSON-LD, GraphML or GEXF",
-                        description="Export the store. Turtle and N-Triples get the union of all papers; "
-                                    "N-Quads, TriG and JSON-LD keep each paper in its named graph; GraphML and "
-                                    "GEXF give entities and relations as a property graph for Gephi or Cytoscape.")
-    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
-    sp.add_argument("--format", dest="export_format", choices=list(EXPORT_FORMATS), default=None,
-                    help="output format; with -o the file's extension gives it (.ttl, .nt, .nq, .trig, .jsonld, "
-                         ".graphml, .gexf) and --format must agree; to stdout the default is ttl")
-    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
-    sp.set_defaults(func=cmd_export)
-
-    sp = sub.add_parser("view", help="write an HTML view of the graph, or of a part of it",
-                        description="Write a self-contained HTML page (no network needed) drawing the entities "
-                                    "and relations of a built store: search by any name, filters by type, and "
-                                    "the papers, sentences and results behind each node and edge.")
-    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
-    sp.add_argument("--focus", metavar="NAME", help="show only this entity (any of its names) and its neighbourhood")
-    sp.add_argument("--hops", type=int, default=1, metavar="N",
-                    help="with --focus: how many relations away to reach (default: 1)")
-    sp.add_argument("--types", metavar="T1,T2", help="show only these entity types, e.g. Method,Dataset")
-    sp.add_argument("--max-nodes", type=_positive_int, default=4000, metavar="N",
-                    help="above this many entities draw a summary of the best-connected ones (default: 4000)")
-    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: DIR/view.html)")
-    sp.set_defaults(func=cmd_view)
-
-    sp = sub.add_parser("report", help="write an HTML page of charts about the graph, each with its SPARQL",
-                        description="Write one self-contained HTML page (no script, no network) with charts of a "
-                                    "built store: the corpus in figures, the most named datasets, methods, tasks "
-                                    "and metrics, leaderboards, proposals per task, datasets used together and "
-                                    "how much rests on low-confidence facts. Under each chart is the SPARQL query "
-                                    "that makes it, which runs as it stands with `kg query`.")
-    sp.add_argument("--store", default=DEFAULT_OUT, metavar="DIR", help=f"build folder or store (default: {DEFAULT_OUT}/)")
-    sp.add_argument("-o", "--output", metavar="FILE", help="write here (default: DIR/report.html)")
-    sp.set_defaults(func=cmd_report)
-
-    eval_rules = _module_doc("kg.eval")
-    error_kinds = _module_doc("kg.eval_kinds")
-    sp = sub.add_parser("eval", help="score extraction records against gold records (P, R, F1)",
-                        description="Score predicted extraction records against gold records: precision, recall "
-                                    "and F1 per entity type, for proposed methods and per relation type. "
-                                    "Either give PRED.jsonl, or --input to extract from the abstracts first.",
-                        epilog=eval_rules.split("\n", 2)[2] + "\n\nKinds of error, in a table after the scores "
-                               "(--kinds adds examples):\n" + error_kinds.split("\n", 2)[2],
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    sp.add_argument("gold", metavar="GOLD.jsonl", help="gold extraction records")
-    sp.add_argument("pred", nargs="?", metavar="PRED.jsonl", help="predicted extraction records (same ids)")
-    sp.add_argument("--input", metavar="INPUT.jsonl", help="abstracts to extract from instead of PRED.jsonl")
-    sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
-                    help="extra gazetteer for --input (JSON Lines of {name, type, aliases}); may be repeated")
-    rules_opts(sp)
-    sp.add_argument("--kinds", type=_positive_int, nargs="?", const=3, default=None, metavar="N",
-                    help="show N examples (default 3) of each kind of error (paper, gold, predicted) under the "
-                         "table of error kinds (the kinds are described below)")
-    sp.add_argument("--errors", action="store_true", help="also list misses and false hits, one per line")
-    sp.add_argument("--json", action="store_true", help="print the figures as JSON")
-    sp.set_defaults(func=cmd_eval)
+    for add in SUBCOMMANDS:
+        add(sub)
     return p
 
 
@@ -541,7 +564,6 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    from kg.errors import user_message
     try:
         return args.func(args)
     except (RuntimeError, ValueError, OSError) as err:

@@ -26,11 +26,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from kg.errors import UserError
+
 OPERATIONS = ("extend", "replace")
 
 
-class RulesError(ValueError):
+class RulesError(UserError, ValueError):
     """A rules file that cannot be used; the message names the file."""
+
+    label = "rules"
 
 
 def packaged_dir() -> Path:

@@ -15,7 +15,13 @@ from typing import Iterable, Iterator
 
 import pyoxigraph as ox
 
+from kg.bloom import BloomFilter
+from kg.errors import UserError
 from kg.graph import iris
+from kg.graph.build import default_resolver
+from kg.graph.entities import canonicalise, orphans, paper_graphs
+from kg.graph.vocab import DCTERMS
+from kg.io.outputs import recover
 from kg.sparql.prefixes import query_prefixes
 
 STORE_DIRNAME = "store"
@@ -33,8 +39,8 @@ DATASET_FORMATS = {"nq", "trig", "jsonld"}
 _REPEATED_CAP = 300_000
 
 
-class StoreError(RuntimeError):
-    pass
+class StoreError(UserError, RuntimeError):
+    """A store folder that cannot be opened or written."""
 
 
 def store_path(out_dir: str | os.PathLike) -> Path:
@@ -59,20 +65,17 @@ class KGStore:
 
     @classmethod
     def at(cls, out_dir: str | os.PathLike, read_only: bool = False) -> "KGStore":
-        from kg.io.outputs import recover
         recover(out_dir)  # finish a build commit that a kill interrupted
         return cls(store_path(out_dir), read_only=read_only)
 
     # -- writing --------------------------------------------------------------
     def papers(self) -> set[str]:
         """The ids of the papers in the store."""
-        from kg.graph.entities import paper_graphs
         return {iris.paper_id_of_graph(g.value) for g in paper_graphs(self.db)}
 
     def paper_text(self, paper_id: str) -> tuple[str, str] | None:
         """(title, abstract) of a stored paper, or None when it is not stored:
         what `kg build --update` compares to tell a known abstract from a new text."""
-        from kg.graph.vocab import DCTERMS
         g = ox.NamedNode(str(iris.paper_graph_iri(paper_id)))
         if not self.db.contains_named_graph(g):
             return None
@@ -87,13 +90,10 @@ class KGStore:
     def canonicalise(self, resolver=None):
         """Join entities across papers and rewrite the entities graph
         (kg.graph.entities); run after every change to the paper graphs."""
-        from kg.graph.build import default_resolver
-        from kg.graph.entities import canonicalise
         return canonicalise(self.db, resolver or default_resolver())
 
     def orphans(self) -> list[str]:
         """Entity IRIs that no paper mentions any more (empty after `canonicalise`)."""
-        from kg.graph.entities import orphans
         return orphans(self.db)
 
     def backup(self, target: str | os.PathLike) -> None:
@@ -161,7 +161,6 @@ class KGStore:
         store lists for it, which is the first graph this scan reaches. Triples
         found to repeat are remembered (up to a bound), so a popular entity
         costs one look-up, not one per paper."""
-        from kg.bloom import BloomFilter
 
         seen = BloomFilter(len(self.db))
         repeated: set[ox.Triple] = set()

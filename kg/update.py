@@ -22,9 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from kg.build import RECORDS, entity_resolver, finish_outputs
+from kg.builder import RECORDS, finish_outputs
+from kg.extraction.stream import record_stream
 from kg.graph import record_quads
 from kg.graph.build import paper_facts
+from kg.graph.canonical import entity_resolver
+from kg.io import ReadReport, read_inputs
 from kg.io.outputs import OutputSet
 from kg.model import Abstract, ExtractOptions
 from kg.store import STORE_DIRNAME, KGStore, StoreError, store_path
@@ -75,8 +78,6 @@ def update(inputs: Iterable[str | os.PathLike], out_dir: str | os.PathLike, *, f
     doc). Extraction runs as in a build, with the user's files in `options`:
     in this process, in `workers` local processes, or on the Dask cluster `dask`.
     `fields` is the user's --map (kg.io.fields.FieldMap)."""
-    from kg.extract.stream import record_stream
-    from kg.io import ReadReport, read_inputs
 
     t0 = time.perf_counter()
     summary = UpdateSummary(out_dir=Path(out_dir))

@@ -23,9 +23,9 @@ def shared_file(rel: str) -> Path:
 def nlp():
     """kg's pipeline up to the settled entities, built once per test module
     (a module that needs another pipeline defines its own `nlp`)."""
-    from kg.nlp import make_pipeline
+    from kg.pipeline import entity_pipeline
 
-    return make_pipeline()
+    return entity_pipeline()
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def shared() -> callable:
 @pytest.fixture(scope="session")
 def demo_build(tmp_path_factory) -> Path:
     """The demo corpus built once per test session (records, graph, store; no view)."""
-    from kg.build import build, demo_corpus
+    from kg.builder import build, demo_corpus
 
     out = tmp_path_factory.mktemp("demo-build")
     build([demo_corpus()], out, view=False)

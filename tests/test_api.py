@@ -50,13 +50,13 @@ def test_import_kg_loads_neither_spacy_nor_the_store():
 
 
 def test_api_names_stay_functions_when_submodules_load():
-    import kg.build
-    import kg.extract.record  # noqa: F401
-    from kg.build import build as build_function
+    import kg.builder
+    import kg.extraction.record  # noqa: F401
+    from kg.builder import build as build_function
 
     assert callable(kg.build) and kg.build.__module__ == "kg.api"
     assert callable(kg.extract) and kg.extract.__module__ == "kg.api"
-    assert build_function.__module__ == "kg.build"
+    assert build_function.__module__ == "kg.builder"
 
 
 # -- extract --------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Entity confidence (kg.extract.confidence): its values per rule; relation
-confidence (kg.extract.relation_confidence): the raw values calibrated; and
+"""Entity confidence (kg.entities.confidence): its values per rule; relation
+confidence (kg.relations.confidence): the raw values calibrated; and
 what --min-confidence leaves out of a record."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from kg import rules
-from kg.extract import Extractor
-from kg.extract.confidence import entity_confidence, keep_confident
-from kg.extract.relation_confidence import band, relation_confidence
+from kg.extraction.record import Extractor
+from kg.entities.confidence import entity_confidence, keep_confident
+from kg.relations.confidence import band, relation_confidence
 from kg.model import Abstract
-from kg.nlp.entities import fold_name
-from kg.nlp.candidates import PRIORITY
+from kg.entities.entity import fold_name
+from kg.entities.candidates import PRIORITY
 
 TEXT = ("We propose GlacierNet, a graph attention network for semantic segmentation. GlacierNet is "
         "evaluated on ImageNet and reaches 91.2% accuracy on ImageNet, outperforming ResNet-50 by 2.1 "

@@ -16,7 +16,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.cli import main
 from kg.io.outputs import STAGE_PREFIX
 from kg.store import KGStore

@@ -1,6 +1,6 @@
 """kg.nlp.scanning: a cue pattern tried only where one of its heads begins
 in the lower-cased text finds what a scan of the whole text finds. Here for
-the proposal cues (kg.nlp.proposal_cues); tests/test_relation_cues.py does
+the proposal cues (kg.proposals.cues); tests/test_relation_cues.py does
 the same for the relation cues."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 import pytest
 
 from cue_texts import OTHER_WORDS, cue_text, head_forms, parse
-from kg.nlp.proposal_cues import proposal_cues
+from kg.proposals.cues import proposal_cues
 from kg.nlp.scanning import FOLDS, cue_matches, head_starts, heads_show_matches
 
 _CUES = proposal_cues()

@@ -11,9 +11,9 @@ import pytest
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
 from kg.cli import main  # noqa: E402
-from kg.extract import dask_runner  # noqa: E402
-from kg.extract.dask_runner import DaskError, dask_records  # noqa: E402
-from kg.extract.stream import paper_stream  # noqa: E402
+from kg.extraction import dask_runner  # noqa: E402
+from kg.extraction.dask_runner import DaskError, dask_records  # noqa: E402
+from kg.extraction.stream import paper_stream  # noqa: E402
 from kg.graph.paper_output import PaperOutput  # noqa: E402
 
 from test_parallel import invented_abstracts  # noqa: E402

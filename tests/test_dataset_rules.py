@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.nlp.lexicon import lexicon
+from kg.entities.lexicon import lexicon
 
 from entity_helpers import entities
 
@@ -88,7 +88,7 @@ def test_a_name_in_lower_case_with_a_capital_inside_is_no_name_alone(nlp):
 
 
 def dataset_forms(text: str) -> dict[str, set[str]]:
-    from kg.extract import Extractor
+    from kg.extraction.record import Extractor
     from kg.model import Abstract
     rec = Extractor().record(Abstract("p", text))
     return {e["name"]: set(e.get("aliases") or []) for e in rec["entities"]["Dataset"]}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import demo_corpus
+from kg.builder import demo_corpus
 from kg.io import ReadReport, read_inputs
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "kg" / "data" / "demo"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extract import Extractor
+from kg.extraction.record import Extractor
 from kg.model import Abstract
-from kg.nlp import make_pipeline
+from kg.pipeline import entity_pipeline
 from entity_helpers import entities
 
 
@@ -153,7 +153,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 _WORDS = ["We", "propose", "introduce", "called", "FooNet", "(", ")", "FN", ",", "a", "novel", "dataset", "on",
           "CIFAR-10", "and", "accuracy", "for", "image", "classification", ".", "the", "benchmark", "BER",
           "balanced", "error", "rate", "Large", "Models", "LMs", "our", "method", "\\textbf{", "}", "$", "e.g.", "\n\n"]
-_NLP = make_pipeline()
+_NLP = entity_pipeline()
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from kg import rules
-from kg.nlp import make_pipeline
-from kg.nlp.lexicon import lexicon
+from kg.pipeline import entity_pipeline
+from kg.entities.lexicon import lexicon
 from entity_helpers import entities
 
 
@@ -85,8 +85,8 @@ def test_a_rules_file_extends_the_family(tmp_path):
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"entity_patterns": {"extend": {"dataset_name_endings": ["Arena"]}}}))
     text = "Scores of FooArena vary widely."
-    assert ("FooArena", "Dataset") not in entities(make_pipeline(), text)
-    assert ("FooArena", "Dataset") in entities(make_pipeline(rules=[str(path)]), text)
+    assert ("FooArena", "Dataset") not in entities(entity_pipeline(), text)
+    assert ("FooArena", "Dataset") in entities(entity_pipeline(rules=[str(path)]), text)
 
 
 def test_a_piece_that_is_not_a_regular_expression_is_an_error(tmp_path):
@@ -107,7 +107,7 @@ def test_a_known_method_name_without_a_dataset_noun_stays_a_method(nlp):
 
 
 def test_a_known_name_before_models_stays_one_entity_in_the_record():
-    from kg.extract import Extractor
+    from kg.extraction.record import Extractor
     from kg.model import Abstract
     rec = Extractor().record(Abstract(id="t", text="We fine-tune the RoBERTa models. RoBERTa then tags QuillSet."))
     names = [e["name"] for e in rec["entities"]["Method"]]

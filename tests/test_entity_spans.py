@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from spacy.tokens import Doc, Span
 
-from kg.nlp import SPAN_KEY, make_pipeline
-from kg.nlp.entities import Entity, settled_entities
+from kg.entities.entity import SPAN_KEY
+from kg.pipeline import entity_pipeline
+from kg.entities.entity import Entity, settled_entities
 
 TEXT = ("We propose QuillNet, a novel model for reef mapping. QuillNet beats BERT on GLUE and on the "
         "balanced error rate (BER) of ImageNet; its BER is lower than that of ResNet-50.")
@@ -16,7 +17,7 @@ TEXT = ("We propose QuillNet, a novel model for reef mapping. QuillNet beats BER
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline()
+    return entity_pipeline()
 
 
 def _as_entities(doc: Doc) -> list[Entity]:
@@ -97,7 +98,7 @@ def test_proposed_name_is_written_as_doc_underscore(nlp) -> None:
 
 def test_a_proposal_named_as_a_gazetteer_entry_is_one_entity(nlp) -> None:
     # the gazetteer's mention (canonical "DeepWalk") and the proposal's (no canonical) are one entity
-    from kg.extract.record import _merged_entities
+    from kg.extraction.record import _merged_entities
 
     doc = nlp("We introduce DeepWalk, a new way to embed graphs. DeepWalk is fast.")
     methods = [e for e in _merged_entities(doc)["Method"] if e["name"] == "DeepWalk"]

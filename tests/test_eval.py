@@ -134,7 +134,7 @@ def test_cli_user_errors_exit_2_without_traceback(tmp_path, capsys) -> None:
 # -- the targets on the team's gold files (skipped where ../shared is absent) ----
 @pytest.mark.shared
 def test_extraction_meets_the_targets_on_the_hand_made_gold(shared) -> None:
-    from kg.extract import Extractor
+    from kg.extraction.record import Extractor
     from kg.io import ReadReport, read_inputs
 
     gold = list(read_records(shared("gold/dev.gold.jsonl")))
@@ -153,7 +153,7 @@ def test_extraction_meets_the_targets_on_the_hand_made_gold(shared) -> None:
 
 @pytest.mark.shared
 def test_extraction_meets_the_targets_on_scirex(shared) -> None:
-    from kg.extract import Extractor
+    from kg.extraction.record import Extractor
     from kg.io import ReadReport, read_inputs
 
     gold = list(read_records(shared("bench/scirex/dev.gold.jsonl")))

@@ -7,7 +7,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from kg.build import build, demo_corpus
+from kg.builder import build, demo_corpus
 from kg.cli import main
 from kg.graph.networkx_export import to_networkx
 from kg.store import KGStore

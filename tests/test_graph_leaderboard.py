@@ -10,7 +10,8 @@ from decimal import Decimal
 import pyoxigraph as ox
 import pytest
 
-from kg.build import demo_corpus, entity_resolver
+from kg.builder import demo_corpus
+from kg.graph.canonical import entity_resolver
 from kg.graph.build import record_quads
 from kg.graph.entities import canonicalise
 from kg.io import ReadReport, read_inputs

@@ -26,7 +26,7 @@ def test_building_the_graph_side_does_not_import_spacy(tmp_path):
     script = textwrap.dedent(f"""
         import sys
         import pyoxigraph as ox
-        from kg.build import entity_resolver
+        from kg.graph.canonical import entity_resolver
         from kg.graph.build import record_quads
         from kg.graph.entities import canonicalise
         from kg.model import Abstract
@@ -41,7 +41,7 @@ def test_building_the_graph_side_does_not_import_spacy(tmp_path):
         labels = {{q.object.value for q in store.quads_for_pattern(None, None, None, None)
                   if q.predicate.value.endswith("prefLabel")}}
         assert "Quokka-Set" in labels, labels
-        loaded = sorted(m for m in sys.modules if m == "spacy" or m.startswith(("spacy.", "kg.nlp", "kg.extract")))
+        loaded = sorted(m for m in sys.modules if m == "spacy" or m.startswith(("spacy.", "kg.nlp", "kg.entities", "kg.proposals", "kg.relations", "kg.extraction", "kg.pipeline")))
         print(loaded)
     """)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

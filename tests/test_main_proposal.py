@@ -1,5 +1,5 @@
 """Which proposal is the subject of "our method", "we" and "it" sentences
-(kg.extract.relations._main_proposal), on sentences written for these tests."""
+(kg.proposals.main.main_proposal), on sentences written for these tests."""
 
 from __future__ import annotations
 

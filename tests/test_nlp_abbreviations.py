@@ -7,7 +7,7 @@ import json
 import pytest
 
 from kg import rules
-from kg.nlp import make_pipeline
+from kg.pipeline import entity_pipeline
 from kg.nlp.abbrev_match import is_abbreviation, is_camel_abbreviation, is_loose_abbreviation
 
 
@@ -36,7 +36,7 @@ def test_false_pairs(short: str, long: str) -> None:
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline()
+    return entity_pipeline()
 
 
 def pairs(nlp, text: str) -> list[tuple[str, str]]:
@@ -145,8 +145,8 @@ def test_each_skipped_word_needs_no_letter_of_the_short_form(word: str) -> None:
 
 def test_a_word_skipped_by_a_rules_file_joins_a_loose_pair(tmp_path) -> None:
     text = "We add a quillglass via attention module (QGA) to the encoder."
-    assert pairs(make_pipeline(), text) == []
+    assert pairs(entity_pipeline(), text) == []
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"entity_patterns": {"extend": {"long_form_skipped_words": ["via"]}}}),
                     encoding="utf-8")
-    assert pairs(make_pipeline(rules=[path]), text) == [("quillglass via attention module", "QGA")]
+    assert pairs(entity_pipeline(rules=[path]), text) == [("quillglass via attention module", "QGA")]

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from kg.nlp import gazetteer, make_pipeline
-from kg.nlp.lexicon import lexicon
+from kg.entities import gazetteer
+from kg.pipeline import entity_pipeline
+from kg.entities.lexicon import lexicon
 
 TYPES = ("Method", "Dataset", "Task", "Metric")
 
@@ -31,7 +32,7 @@ def entities(nlp, text: str) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline()
+    return entity_pipeline()
 
 
 def test_known_names_get_their_types(nlp) -> None:
@@ -65,14 +66,14 @@ def test_adjectives_built_on_names_are_not_variants(nlp) -> None:
 def test_each_adjective_half_makes_no_variant_and_no_name(nlp, tail) -> None:
     """lexicon adjective_suffixes: "BERT-<tail>" is no variant of BERT, and
     "FooNet-<tail>" is no name ("BERT-zzz" would be both)."""
-    from kg.nlp.name_shapes import name_like_text
+    from kg.entities.name_shapes import name_like_text
 
     assert entities(nlp, f"We use a BERT-{tail} encoder.") == []
     assert not name_like_text(f"FooNet-{tail}", lexicon())
 
 
 def test_a_half_that_is_no_adjective_makes_a_variant(nlp) -> None:
-    from kg.nlp.name_shapes import name_like_text
+    from kg.entities.name_shapes import name_like_text
 
     assert entities(nlp, "We use a BERT-zzz encoder.") == [("BERT-zzz", "Method")]
     assert name_like_text("FooNet-zzz", lexicon())
@@ -95,7 +96,7 @@ def test_a_user_gazetteer_extends_the_lists(tmp_path) -> None:
     extra = tmp_path / "mine.jsonl"
     extra.write_text(json.dumps({"name": "Quokka-Set", "type": "Dataset", "aliases": ["QKS"]}) + "\n",
                      encoding="utf-8")
-    nlp = make_pipeline([extra])
+    nlp = entity_pipeline([extra])
     found = entities(nlp, "We evaluate on QKS, our new collection.")
     assert ("QKS", "Dataset") in found
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from kg.nlp import make_pipeline
+from kg.pipeline import entity_pipeline
 
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline()
+    return entity_pipeline()
 
 
 def test_lexical_attributes_read_as_in_spacys_english(nlp) -> None:

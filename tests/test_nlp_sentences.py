@@ -7,12 +7,12 @@ import json
 import pytest
 
 from kg import rules
-from kg.nlp import make_pipeline
+from kg.pipeline import entity_pipeline
 
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline()
+    return entity_pipeline()
 
 
 def sentences(nlp, text: str) -> list[str]:
@@ -74,14 +74,14 @@ def test_each_soft_terminal_ends_a_sentence_only_before_a_capital(nlp, word) -> 
 
 def test_an_abbreviation_or_soft_terminal_added_by_a_rules_file(tmp_path) -> None:
     text = "See Thm. Two for the proof."
-    assert len(sentences(make_pipeline(), text)) == 2
+    assert len(sentences(entity_pipeline(), text)) == 2
     kept = tmp_path / "kept.json"
     kept.write_text(json.dumps({"sentences": {"extend": {"abbreviations": ["Thm."]}}}), encoding="utf-8")
-    assert len(sentences(make_pipeline(rules=[kept]), text)) == 1
+    assert len(sentences(entity_pipeline(rules=[kept]), text)) == 1
     soft = tmp_path / "soft.json"
     soft.write_text(json.dumps({"sentences": {"extend": {"soft_terminals": ["Thm."]}}}), encoding="utf-8")
-    assert len(sentences(make_pipeline(rules=[kept, soft]), text)) == 2
-    assert len(sentences(make_pipeline(rules=[kept, soft]), "See Thm. two for the proof.")) == 1
+    assert len(sentences(entity_pipeline(rules=[kept, soft]), text)) == 2
+    assert len(sentences(entity_pipeline(rules=[kept, soft]), "See Thm. two for the proof.")) == 1
 def test_token_columns_hold_what_the_tokens_say(nlp) -> None:
     from kg.nlp.tokens import Tok, token_columns, token_view
 
@@ -103,7 +103,7 @@ def test_token_columns_hold_what_the_tokens_say(nlp) -> None:
 
 def test_the_records_sentence_offsets_are_those_of_doc_sents(nlp) -> None:
     # The record reads them from the splitter's sentence starts, without a Span per sentence.
-    from kg.extract.record import _sentence_offsets
+    from kg.extraction.record import _sentence_offsets
 
     for text in ("We propose FooNet. It wins on BarSet (e.g. 7.9% more).  \n\nThen  QuuxNet follows!  ",
                  "One line only", "  Leading spaces. And a stop at the end.", " "):

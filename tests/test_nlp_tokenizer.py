@@ -46,14 +46,14 @@ def test_offsets_point_into_the_original_text(nlp) -> None:
 def test_the_text_tokenizer_remembers_a_whole_fields_vocabulary() -> None:
     """spaCy's default cache of 10,000 chunks is smaller than the vocabulary of
     a few hundred abstracts; past it, chunks are split anew on every use."""
-    from kg.nlp.pipeline import TEXT_TOKENIZER_CACHE, make_pipeline
+    from kg.pipeline import TEXT_TOKENIZER_CACHE, entity_pipeline
 
-    nlp = make_pipeline()
+    nlp = entity_pipeline()
     assert nlp.tokenizer.inner.max_cache_size == TEXT_TOKENIZER_CACHE >= 100_000
 
 
 def test_the_pipelines_tokenizer_is_the_installed_one(nlp) -> None:
-    """make_pipeline has the Language build the tokenizer (so that spaCy's
+    """entity_pipeline has the Language build the tokenizer (so that spaCy's
     default one is not built first for nothing): the same rules either way."""
     built = English(create_tokenizer=cleaning_tokenizer).tokenizer.inner
     installed = nlp.tokenizer.inner

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from kg import rules
-from kg.extract.numbers import number_reader, quantities, runs
+from kg.relations.numbers import number_reader, quantities, runs
 from tests.test_relation_cue_lists import examples, pipeline
 
 
@@ -211,7 +211,7 @@ def test_each_coordinator_joins_two_numbers(word, comma):
 
 @pytest.mark.parametrize("unit", _UNITS["size_units"])
 def test_a_number_in_a_size_unit_is_no_result(unit):
-    from kg.extract import Extractor
+    from kg.extraction.record import Extractor
     from kg.model import Abstract
 
     def scores(text: str) -> list[tuple]:

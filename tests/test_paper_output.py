@@ -10,14 +10,14 @@ import multiprocessing
 import pyoxigraph as ox
 import pytest
 
-from kg.build import entity_resolver
-from kg.extract import Extractor
-from kg.extract.stream import paper_stream
+from kg.graph.canonical import entity_resolver
+from kg.extraction.record import Extractor
+from kg.extraction.stream import paper_stream
 from kg.graph import iris
 from kg.graph.build import record_quads
 from kg.graph.entities import node_namings, quad_namings, typed_namings
 from kg.graph.paper_output import PaperOutput, paper_output
-from kg.graph.union import turtle_header
+from kg.graph.turtle import turtle_header
 from kg.model import Abstract, ExtractOptions
 
 from test_parallel import invented_abstracts
@@ -68,7 +68,7 @@ def test_a_paper_output_holds_its_quads_split_for_graph_ttl(extracted):
 
 
 def test_every_local_engine_makes_the_same_papers(extracted):
-    from kg.extract.worker import Worker
+    from kg.extraction.worker import Worker
     from kg.model import ExtractOptions
 
     abstracts = [a for a, _ in extracted]

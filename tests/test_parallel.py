@@ -11,12 +11,12 @@ import pyoxigraph as ox
 import pytest
 
 from kg.cli import main
-from kg.extract import Extractor
-from kg.extract.parallel import chunked, ordered_results, parallel_records
-from kg.extract.stream import record_stream
+from kg.extraction.record import Extractor
+from kg.extraction.parallel import chunked, ordered_results, parallel_records
+from kg.extraction.stream import record_stream
 from kg.model import ExtractOptions
 from kg.model import Abstract
-from kg.nlp.gazetteer import GazetteerError
+from kg.entities.gazetteer import GazetteerError
 
 METHODS = ["BERT", "ResNet-50", "a transformer", "XGBoost", "LoRA"]
 DATASETS = ["ImageNet", "CIFAR-10", "SQuAD", "MS MARCO", "COCO"]
@@ -154,7 +154,7 @@ def test_workers_must_be_a_positive_number(capsys):
 
 _KILLED_PARENT = """
 import itertools, multiprocessing, sys
-from kg.extract.parallel import parallel_records
+from kg.extraction.parallel import parallel_records
 from kg.model import Abstract
 endless = (Abstract(id=f"a{i}", text="We train BERT on SQuAD.") for i in itertools.count())
 for n, _ in enumerate(parallel_records(endless, workers=2, chunk_size=2)):

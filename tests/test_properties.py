@@ -39,7 +39,7 @@ _EXTRACTOR = None
 def extractor():
     global _EXTRACTOR
     if _EXTRACTOR is None:
-        from kg.extract import Extractor
+        from kg.extraction.record import Extractor
         _EXTRACTOR = Extractor()
     return _EXTRACTOR
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from kg import rules
-from kg.nlp import make_pipeline
-from kg.nlp.candidates import candidates
-from kg.nlp.lexicon import lexicon
-from kg.nlp.proposal_cues import compile_cues
-from kg.nlp.proposals import find_proposals
+from kg.pipeline import entity_pipeline
+from kg.entities.candidates import candidates
+from kg.entities.lexicon import lexicon
+from kg.proposals.cues import compile_cues
+from kg.proposals.component import find_proposals
 from tests.cue_texts import example
 
 _PACKAGED = rules.load("proposals")
@@ -25,7 +25,7 @@ _PACKAGED = rules.load("proposals")
 @pytest.fixture(scope="module")
 def before_proposals():
     """The pipeline up to the proposal rules."""
-    nlp = make_pipeline()
+    nlp = entity_pipeline()
     return lambda text: nlp(text, disable=["kg_proposals", "kg_entities"])
 
 
@@ -139,20 +139,20 @@ def test_a_new_phrasing_is_one_edit_of_a_rules_file(tmp_path: Path) -> None:
         doc = nlp(_ONE_EDIT)
         return {s._.kg_name for s in doc.spans["entities"] if s._.proposed}
 
-    assert proposed(make_pipeline()) == set()
-    assert proposed(make_pipeline(rules=[path])) == {"FooNet"}
+    assert proposed(entity_pipeline()) == set()
+    assert proposed(entity_pipeline(rules=[path])) == {"FooNet"}
 
 
 def test_herein_we_present_names_the_proposal() -> None:
     """The issue's example opener: "we present" is a subject and an opener verb, whatever comes before."""
-    doc = make_pipeline()("Herein we present FooNet, a detector for road signs.")
+    doc = entity_pipeline()("Herein we present FooNet, a detector for road signs.")
     assert {s._.kg_name for s in doc.spans["entities"] if s._.proposed} == {"FooNet"}
 
 
 # -- kinds of phrasing, each with sentences written for it -------------------------------
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline()
+    return entity_pipeline()
 
 
 def _proposed_names(nlp, text: str) -> set[str]:
@@ -352,7 +352,7 @@ def test_a_proposed_name_that_ends_in_a_dataset_word_is_a_dataset(nlp) -> None:
 @pytest.mark.parametrize("key", ["subjects", "gerund_openers", "naming_words", "namely_words", "novelty_words",
                                  "the_proposed", "component_cues", "joined_subjects"])
 def test_the_first_letter_lookahead_finds_what_the_plain_alternation_finds(key: str) -> None:
-    from kg.nlp.proposal_cues import _alt, _word_alt
+    from kg.proposals.cues import _alt, _word_alt
 
     pieces = _PACKAGED[key]
     fast = re.compile(_word_alt(pieces), re.I)

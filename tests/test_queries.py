@@ -124,7 +124,7 @@ def test_find_an_entity_by_an_alias(store):
 # improvesOver statement a result node, where another tool's graph (or an older build)
 # may hold the statement alone.
 def hand_store(records: list[dict], drop=lambda quad: False) -> ox.Store:
-    from kg.build import entity_resolver
+    from kg.graph.canonical import entity_resolver
     from kg.graph.build import record_quads
     from kg.graph.entities import canonicalise
     from kg.model import Abstract

@@ -19,7 +19,7 @@ from typing import Callable
 import pytest
 import spacy
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
+import kg.relations.component  # noqa: F401  registers kg_relations
 from kg import rules
 from kg.nlp.tokenizer import install
 from tests.cue_texts import examples
@@ -282,7 +282,7 @@ def _eclipses(record: dict) -> list[tuple]:
 
 
 def test_a_rules_file_adds_an_improve_verb_through_the_extractor(tmp_path) -> None:
-    from kg.extract import Extractor
+    from kg.extraction.record import Extractor
     from kg.model import Abstract
 
     path = _rules_file(tmp_path, "improve_verbs", ["eclips\\w*"])

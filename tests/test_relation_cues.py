@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cue_texts import OTHER_WORDS, cue_text, head_forms, parse
-from kg.extract.relation_cues import Cue, Places, cues
+from kg.relations.cues import Cue, Places, cues
 from kg.nlp.scanning import heads, matches_at
 
 _CUES = {f.name: getattr(cues(), f.name) for f in dataclasses.fields(cues())
@@ -70,7 +70,7 @@ def test_heads_are_the_literal_openings_of_the_pieces() -> None:
 @pytest.mark.parametrize("breaks", [None, ["while", ";", "-", "]", "\n", "and so", ", but"], []])
 def test_the_clause_break_lookahead_finds_what_the_plain_alternation_finds(breaks) -> None:
     from kg import rules
-    from kg.extract.relation_cues import _alt, _clause_break
+    from kg.relations.cues import _alt, _clause_break
 
     breaks = rules.load("relation_cues", ())["clause_breaks"] if breaks is None else breaks
     fast = _clause_break(breaks)
@@ -84,8 +84,8 @@ def test_the_clause_break_lookahead_finds_what_the_plain_alternation_finds(break
 
 def test_an_emptied_list_matches_nothing() -> None:
     # A rules file that replaces a list with [] turns its rule off; an empty alternation would match everywhere.
-    from kg.extract.relation_cues import _alt
-    from kg.nlp.task_contexts import cue_words
+    from kg.relations.cues import _alt
+    from kg.entities.task_contexts import cue_words
     from kg.rules import any_of
 
     for pattern in (any_of([]), _alt([]), cue_words([]), cue_words(["", " "])):

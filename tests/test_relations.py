@@ -9,8 +9,8 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
-from kg.nlp import SPAN_KEY
+import kg.relations.component  # noqa: F401  registers kg_relations
+from kg.entities.entity import SPAN_KEY
 
 
 @pytest.fixture(scope="module")
@@ -258,7 +258,7 @@ def test_low_confidence_relations_can_be_left_out():
 
 
 def test_pipeline_runs_the_component():
-    from kg.extract.pipeline import extraction_pipeline
+    from kg.pipeline import extraction_pipeline
 
     nlp = extraction_pipeline()
     assert "kg_relations" in nlp.pipe_names

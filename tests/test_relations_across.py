@@ -4,7 +4,7 @@ test_relations.py, so that only the relation rules are tested)."""
 
 from __future__ import annotations
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
+import kg.relations.component  # noqa: F401  registers kg_relations
 from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
 
 ENTS = {"KelpNet": "Method", "DriftNet": "Method", "SwellNet": "Method",

@@ -1,4 +1,4 @@
-"""The addresses rule (kg/extract/addresses.py, cues in
+"""The addresses rule (kg/relations/addresses.py, cues in
 kg/resources/rules/addresses.json) on sentences written for these tests, with
 the entity spans set by hand."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 import spacy
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
+import kg.relations.component  # noqa: F401  registers kg_relations
 from kg import rules
 from tests.test_relation_cue_lists import pipeline
 from tests.test_relations import annotate, triples

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
+import kg.relations.component  # noqa: F401  registers kg_relations
 from kg import rules
 from tests.cue_texts import example
 from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
@@ -142,7 +142,7 @@ def test_a_method_after_a_preposition_is_not_the_subject(nlp, middle):
 
 def test_a_proposal_written_without_an_entity_span_is_the_subject(nlp):
     # The paper proposes QuillNet and ZapNet; the last sentence names ZapNet with no span on it.
-    from kg.nlp import SPAN_KEY
+    from kg.entities.entity import SPAN_KEY
 
     text = "We introduce QuillNet and ZapNet, two parsers. ZapNet is more accurate than BarNet on PTB."
     doc = nlp.make_doc(text)

@@ -4,7 +4,7 @@ hand, as in test_relations.py, so that only the relation rules are tested)."""
 
 from __future__ import annotations
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
+import kg.relations.component  # noqa: F401  registers kg_relations
 from tests.test_relations import annotate, nlp, triples  # noqa: F401  nlp is a fixture
 
 

@@ -13,10 +13,10 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Span
 from spacy.util import filter_spans
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
+import kg.relations.component  # noqa: F401  registers kg_relations
 from kg.eval import evaluate, read_records
-from kg.extract.record import doc_to_record
-from kg.nlp import SPAN_KEY
+from kg.extraction.record import doc_to_record
+from kg.entities.entity import SPAN_KEY
 
 pytestmark = pytest.mark.shared
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
+import kg.relations.component  # noqa: F401  registers kg_relations
 from tests.test_relations import annotate, nlp, rels, triples  # noqa: F401  nlp is a fixture
 
 

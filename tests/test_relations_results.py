@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-import kg.extract.relations  # noqa: F401  registers kg_relations
+import kg.relations.component  # noqa: F401  registers kg_relations
 from kg import rules
-from kg.extract.results import result_rules
+from kg.relations.results import result_rules
 from tests.cue_texts import example, examples
 from tests.test_relation_cue_lists import pipeline
 from tests.test_relations import annotate, nlp, rels  # noqa: F401  nlp is a fixture
@@ -521,7 +521,7 @@ def test_each_pretrained_on_word_keeps_a_dataset_trained_on_as_the_test_set(nlp,
 
 
 def _margins(text: str) -> list[str]:
-    from kg.extract import Extractor
+    from kg.extraction.record import Extractor
     from kg.model import Abstract
 
     record = Extractor().record(Abstract("p", text))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kg import rules
-from kg.extract import Extractor
+from kg.extraction.record import Extractor
 from kg.model import Abstract
 
 _TEXT = "We present GlacierNet for river ice nowcasting. GlacierNet is evaluated on ImageNet."
@@ -116,7 +116,7 @@ def test_extending_an_object_family_adds_keys(tmp_path):
 
 def test_a_units_rule_reaches_the_numbers_of_a_result(tmp_path):
     """A unit added by a rules file is read after a number, down to the achieves relation."""
-    from kg.extract.numbers import quantities
+    from kg.relations.numbers import quantities
 
     path = _write(tmp_path, {"units": {"extend": {"units": {"jf": ["jiffies"]}}}})
     assert [(q.value, q.unit) for q in quantities("12 jiffies", [path])] == [("12", "jf")]
@@ -180,7 +180,7 @@ class Noted(dict):
         return dict.get(self, key, *default)
 
 R.load = lambda family, extra=(), base=None: Noted(family, packaged(family, extra, base))
-from kg.extract import Extractor
+from kg.extraction.record import Extractor
 from kg.model import Abstract
 Extractor().record(Abstract("a", sys.argv[1]))
 print(json.dumps({family: sorted(keys) for family, keys in read.items()}))

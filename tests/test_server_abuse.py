@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import build, demo_corpus
+from kg.builder import build, demo_corpus
 from kg.serve import ServeConfig, make_server
 from kg.sparql.ready import ready_questions
 

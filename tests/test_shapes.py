@@ -11,7 +11,7 @@ import pytest
 import rdflib
 from rdflib.compare import isomorphic
 
-from kg.build import build, demo_corpus
+from kg.builder import build, demo_corpus
 from kg.store import KGStore
 
 pyshacl = pytest.importorskip("pyshacl")

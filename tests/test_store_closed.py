@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.io.outputs import OutputSet
 from kg.store import STORE_DIRNAME, KGStore
 from kg.update import remove, update

@@ -8,12 +8,12 @@ import json
 import pytest
 
 from kg import rules
-from kg.nlp import make_pipeline
+from kg.pipeline import entity_pipeline
 
 
 @pytest.fixture(scope="module")
 def nlp():
-    return make_pipeline()
+    return entity_pipeline()
 
 
 def tasks(nlp, text: str) -> set[str]:
@@ -382,7 +382,7 @@ def test_a_word_added_to_a_key_by_a_rules_file_does_its_part(nlp, tmp_path, key)
     assert word not in _TC[key] and (task in tasks(nlp, text)) == gone
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"task_contexts": {"extend": {key: [word]}}}), encoding="utf-8")
-    assert (task in tasks(make_pipeline(rules=[path]), text)) != gone
+    assert (task in tasks(entity_pipeline(rules=[path]), text)) != gone
 
 
 # -- entity_patterns list_separators: the lists of the task rules ------------------------------
@@ -464,7 +464,7 @@ def test_a_word_added_to_means_links_by_a_rules_file_drops_the_task(nlp, tmp_pat
     assert "passage retrieval" in tasks(nlp, text)
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"addresses": {"extend": {"means_links": ["rests on"]}}}), encoding="utf-8")
-    assert "passage retrieval" not in tasks(make_pipeline(rules=[path]), text)
+    assert "passage retrieval" not in tasks(entity_pipeline(rules=[path]), text)
 
 
 # -- part_nouns: "a language modeling objective" ------------------------------------------------
@@ -506,7 +506,7 @@ def test_a_rules_file_without_the_link_word_finds_no_task_in_the_name(tmp_path) 
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"task_contexts": {"replace": {"verb_tool_links": links}}}))
     text = "We propose DMCC (Dune Mapper for Crater Counting), a new system."
-    assert "Crater Counting" not in tasks(make_pipeline(rules=[str(path)]), text)
+    assert "Crater Counting" not in tasks(entity_pipeline(rules=[str(path)]), text)
 
 
 def test_a_method_name_after_for_that_names_no_work_holds_no_task(nlp) -> None:

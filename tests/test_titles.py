@@ -1,4 +1,4 @@
-"""A paper's title and the name it gives the paper's work (kg.nlp.titles),
+"""A paper's title and the name it gives the paper's work (kg.proposals.titles),
 on titles and abstracts written for these tests."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import json
 import pytest
 
 from kg import rules
-from kg.extract import Extractor
+from kg.extraction.record import Extractor
 from kg.graph.build import record_quads
 from kg.model import Abstract
-from kg.nlp.lexicon import lexicon
-from kg.nlp.titles import title_head, title_rules
+from kg.entities.lexicon import lexicon
+from kg.proposals.titles import title_head, title_rules
 
 import pyoxigraph as ox
 

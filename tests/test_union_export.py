@@ -9,7 +9,7 @@ import io
 import pyoxigraph as ox
 import pytest
 
-from kg.build import build, demo_corpus
+from kg.builder import build, demo_corpus
 from kg.graph import record_quads
 from kg.graph.build import default_resolver
 from kg.graph.entities import (Renames, add_namings, canonicalise, namings, paper_graphs, renamed_quads,

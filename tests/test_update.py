@@ -9,7 +9,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.cli import main
 from kg.graph import iris
 from kg.store import KGStore, StoreError

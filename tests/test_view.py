@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.build import build
+from kg.builder import build
 from kg.cli import build_parser, main
 from kg.store import KGStore
 from kg.view import DEFAULT_MAX_NODES, ViewError, parse_types, write_view

@@ -12,7 +12,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.graph.vocab import MLKG, MLS, PROV, RDF
 from kg.store import KGStore
 from kg.view.graphdata import (MAX_PAPERS, MAX_RESULTS, MAX_SENTENCES, add_evidence, paper_key, read_summary,

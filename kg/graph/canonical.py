@@ -18,6 +18,7 @@ then `finish`, then ask `iri_of` for each naming and read `entities`.
 
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -25,11 +26,12 @@ from typing import Iterable, Iterator
 
 from kg.graph import iris
 from kg.graph.iris import entity_iri, entity_slug
+from kg.io import gazetteer_files
+from kg.io.gazetteer_files import Entry
 
 # The resolver folds each name many times (per naming, per pass); names
 # repeat across papers, so a bounded cache saves most of the work.
 fold = lru_cache(maxsize=1 << 18)(iris.fold)
-from kg.io.gazetteer_files import Entry
 
 Key = tuple[str, str]  # (entity type, folded name)
 
@@ -231,3 +233,8 @@ def _best_form(forms: list[str]) -> str:
     """Of the spellings of one key, the one whose slug reads best: the
     alphabetically first slug, which prefers word breaks ("cifar-10" < "cifar10")."""
     return min(forms, key=lambda f: (entity_slug(f), f))
+
+
+def entity_resolver(gazetteers: Iterable[str | os.PathLike] = ()) -> Resolver:
+    """The cross-paper entity resolver over the built-in and the user's gazetteers."""
+    return Resolver(gazetteer_files.load(gazetteers))

@@ -23,7 +23,7 @@ import pyoxigraph as ox
 from kg.graph.build import record_quads
 from kg.graph.canonical import Resolver
 from kg.graph.entities import node_namings, quad_namings
-from kg.graph.union import split_paper, turtle_body
+from kg.graph.turtle import split_paper, turtle_body
 from kg.model import Abstract
 
 Naming = tuple[str, tuple[str, ...], tuple[str, ...]]  # (entity type, names, aliases)
@@ -42,7 +42,7 @@ class PaperOutput:
     turtle: bytes            # the same triples for graph.ttl (Turtle without prefix lines)
     # The quads that wait for the canonical pass (N-Quads): those about the
     # paper's own nodes, then those about entities and the extractor, which
-    # other papers state too (kg.graph.union.split_paper).
+    # other papers state too (kg.graph.turtle.split_paper).
     own_waiting: bytes
     shared: bytes
     namings: tuple[Naming, ...]  # the names the paper uses for each entity, for the resolver

@@ -16,6 +16,7 @@ from datetime import date
 from email.utils import parsedate_to_datetime
 from typing import Any, Iterable
 
+from kg.errors import UserError
 from kg.model import PaperMeta
 
 # Canonical field -> names tried in order (normalised: see `norm`).
@@ -49,8 +50,8 @@ def norm(name: str) -> str:
     return _NORM.sub("", name).lower()
 
 
-class FieldMapError(ValueError):
-    pass
+class FieldMapError(UserError, ValueError):
+    """A --map that names no field, or names one twice."""
 
 
 @dataclass

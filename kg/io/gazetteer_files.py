@@ -7,7 +7,7 @@ in kg/resources/gazetteers; users add their own with --gazetteer FILE (each
 entry then needs "type", unless the file is named
 datasets/metrics/tasks/methods.jsonl).
 
-Both the extractor (kg.nlp.gazetteer, which matches the names in text) and
+Both the extractor (kg.entities.gazetteer, which matches the names in text) and
 the graph (kg.graph.canonical, which joins entities a gazetteer entry names)
 read gazetteers through this module; the graph side must not pay for
 loading spaCy.
@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Iterable
+
+from kg.errors import UserError
 
 FILE_TYPES = {"datasets": "Dataset", "metrics": "Metric", "tasks": "Task", "methods": "Method"}
 
@@ -37,8 +39,10 @@ class Entry:
         return [self.name, *self.aliases]
 
 
-class GazetteerError(ValueError):
+class GazetteerError(UserError, ValueError):
     """A gazetteer file that cannot be read; the message names the file and line."""
+
+    label = "gazetteer"
 
 
 def parse_lines(lines: Iterable[str], source: str, default_type: str | None) -> list[Entry]:

@@ -1,5 +1,2 @@
-"""The spaCy Language that kg builds: its own components, no model download."""
-
-from kg.nlp.pipeline import make_pipeline, ENTITY_TYPES, SPAN_KEY
-
-__all__ = ["make_pipeline", "ENTITY_TYPES", "SPAN_KEY"]
+"""The language under every rule: tokenizer, markup clean-up, sentences,
+abbreviations, and the light token views the rule components read."""

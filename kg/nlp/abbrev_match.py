@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from kg.nlp.lexicon import lexicon
+from kg.entities.lexicon import lexicon
 
 # A word start: the first character of a word, or any capital ("EvoLved", "ResNet", "BPO").
 _WORD_START = re.compile(r"(?:^|(?<=[\s\-/_(]))[^\W_]|[A-Z]")

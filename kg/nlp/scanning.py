@@ -3,8 +3,8 @@
 the text. A pattern compiled with re.I is tried at every position of a scan;
 the heads are found with str.find in the lower-cased text, a scan in C.
 
-Used by the proposal cues (kg.nlp.proposal_cues) and the relation cues
-(kg.extract.relation_cues).
+Used by the proposal cues (kg.proposals.cues) and the relation cues
+(kg.relations.cues).
 """
 
 from __future__ import annotations

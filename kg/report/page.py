@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import kg
+from kg.version import __version__
 from kg.api import to_rows
 from kg.io.atomic import atomic_write_text
 from kg.report import charts
@@ -161,7 +161,7 @@ def render_report(sections: list[Section], counts: dict[str, int], source: str =
             f'<section id="{e(s.key)}"><h2>{e(s.title)}</h2><p>{e(s.about)}</p>{chart}{note}'
             f"<details open><summary>The query (runs as it stands with <code>kg query --store DIR -f FILE.rq</code>)"
             f"</summary><pre>{e(s.sparql)}</pre></details></section>")
-    made = f"Made by kg {e(kg.__version__)}" + (f" from {e(source)}" if source else "")
+    made = f"Made by kg {e(__version__)}" + (f" from {e(source)}" if source else "")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'

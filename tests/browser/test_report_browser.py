@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.cli import main
 
 pytestmark = pytest.mark.browser

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.store import KGStore
 from kg.view import write_view
 from view_corpus import ENTITY_COUNT_Q, HOSTILE_TITLE, PWN_SCRIPT, RELATION_COUNT_Q, write_corpus

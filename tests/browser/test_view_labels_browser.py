@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from kg.build import build
+from kg.builder import build
 
 pytestmark = pytest.mark.browser
 

@@ -1,0 +1,2 @@
+"""The run engines: Doc -> extraction record, in this process, in local
+worker processes, or on a Dask cluster."""

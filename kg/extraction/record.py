@@ -1,0 +1,155 @@
+"""Turn an annotated spaCy Doc into an extraction record, and run the
+pipeline over a stream of abstracts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from spacy.tokens import Doc
+
+from kg.entities.confidence import EntityConfidence, entity_confidence, keep_confident
+from kg.entities.entity import ENTITY_TYPES, fold_name, settled_entities
+from kg.model import Abstract, ExtractOptions
+from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
+from kg.pipeline import extraction_pipeline
+from kg.relations.confidence import RelationConfidence, relation_confidence
+from kg.version import __version__
+
+EXTRACTOR = {"name": "kg-rules", "version": __version__}
+
+
+def _sentence_offsets(doc: Doc) -> list[list[int]]:
+    """[start, end] characters of each sentence: from its first token's
+    offset to its last token's end, as doc.sents gives them, read from the
+    sentence starts and token columns the splitter kept (kg.nlp.tokens)
+    instead of a Span per sentence."""
+    starts = sentence_starts_of(doc)
+    columns = view_columns(doc)
+    ends = starts[1:] + [len(columns.texts)]
+    return [[columns.idxs[start], columns.idxs[end - 1] + len(columns.texts[end - 1])]
+            for start, end in zip(starts, ends)]
+
+
+def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> dict[str, list[dict]]:
+    """The record's entities per type (see doc_to_record)."""
+    confidence = confidence or entity_confidence()
+    entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
+    text = doc_text(doc)
+    rules_of: dict[tuple[str, str], set[str]] = {}  # the rules that found each entity's mentions
+    for e in settled_entities(doc):
+        if e.label not in entities:
+            continue
+        written = text[e.start_char:e.end_char]
+        name = e.name or written
+        key = fold_name(e.canonical or name)
+        ent = entities[e.label].setdefault(key, {"name": name})
+        rules_of.setdefault((e.label, key), set()).add(e.source)
+        aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
+        for form in (written, name):
+            if fold_name(form) != fold_name(ent["name"]):
+                aliases.add(form)
+        if aliases:
+            ent["aliases"] = sorted(aliases)
+        if e.proposed:
+            ent["proposed"] = True
+        if e.canonical and e.canonical != ent["name"]:
+            ent["canonical"] = e.canonical
+        if e.exact_match:
+            ent["exactMatch"] = list(e.exact_match)
+        ent.setdefault("mentions", []).append([e.start_char, e.end_char])
+    for (label, key), sources in rules_of.items():
+        ent = entities[label][key]
+        ent["confidence"] = confidence(sources, label, len(ent["mentions"]))
+    title_name = doc._.title_name
+    if title_name is not None and not title_name.in_abstract:
+        # The title's name where the abstract never writes it: the paper's, with no mention in the text.
+        entities[title_name.label][fold_name(title_name.text)] = {
+            "name": title_name.text, "proposed": True, "mentions": [],
+            "confidence": confidence(["title"], title_name.label, 0)}
+    return {t: list(v.values()) for t, v in entities.items()}
+
+
+def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None,
+                  min_confidence: float = 0.0,
+                  relation_values: RelationConfidence | None = None) -> dict[str, Any]:
+    """The record of one abstract: entities per type, then relations, then provenance.
+
+    One entity per thing named: mentions of the same gazetteer entry, or of the
+    same name up to case and a plural "s", are merged. Its `name` is the first
+    mention's (the long form for an abbreviation); `aliases` holds the short
+    forms and other spellings seen; `proposed` is set when any mention is the
+    paper's own proposal. Additions to the spec: `canonical` (the gazetteer's
+    name when it differs), `exactMatch` (IRIs from the gazetteer) and
+    `mentions` (character offsets) and `confidence` (kg.entities.confidence,
+    with `confidence` the values to use: the packaged ones by default).
+    A relation's `confidence` is the relation rules' raw value calibrated
+    (kg.relations.confidence, with `relation_values` the values to
+    use: the packaged ones by default).
+    Facts below `min_confidence` are left out (keep_confident)."""
+    relation_values = relation_values or relation_confidence()
+    entities = _merged_entities(doc, confidence)
+    relations = relation_values.calibrate([dict(r) for r in (doc._.kg_relations or [])], entities)
+    record = {
+        "id": rid,
+        "entities": entities,
+        "relations": relations,
+        "sentences": _sentence_offsets(doc),
+        "extractor": dict(EXTRACTOR),
+    }
+    return keep_confident(record, min_confidence)
+
+
+class Extractor:
+    """Holds one pipeline and turns abstracts into records. `gazetteers` and
+    `rules` are the user's extra gazetteer and rules files; facts below
+    `min_confidence` are left out of the records."""
+
+    def __init__(self, gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = (),
+                 min_confidence: float = 0.0):
+        self.nlp = extraction_pipeline(gazetteers, rules)
+        self.confidence = entity_confidence(rules)
+        self.relation_values = relation_confidence(rules)
+        self.min_confidence = min_confidence
+
+    @classmethod
+    def from_options(cls, options: ExtractOptions) -> "Extractor":
+        return cls(options.gazetteers, options.rules, options.min_confidence)
+
+    def doc(self, abstract: Abstract) -> Doc:
+        """The abstract's Doc before the components run: its tokens, and its
+        title as doc._.title for the components that read it (kg.proposals.titles)."""
+        doc = self.nlp.make_doc(abstract.text)
+        doc._.title = abstract.title or None
+        return doc
+
+    def record(self, abstract: Abstract) -> dict[str, Any]:
+        doc = self.nlp(self.doc(abstract))
+        record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values)
+        _release(doc)
+        return record
+
+    def records(self, abstracts: Iterable[Abstract], batch_size: int = 64) -> Iterator[tuple[Abstract, dict]]:
+        """(abstract, record) pairs in input order, streamed."""
+        buf: list[Abstract] = []
+        for ab in abstracts:
+            buf.append(ab)
+            if len(buf) >= batch_size:
+                yield from self._run(buf)
+                buf = []
+        if buf:
+            yield from self._run(buf)
+
+    def _run(self, batch: list[Abstract]) -> Iterator[tuple[Abstract, dict]]:
+        for ab, doc in zip(batch, self.nlp.pipe(self.doc(ab) for ab in batch)):
+            record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values)
+            _release(doc)
+            yield ab, record
+
+
+def _release(doc: Doc) -> None:
+    """Let a Doc whose record is built be freed at once. Its abbreviation
+    spans refer back to it (Doc -> doc._.abbreviations -> Span -> Doc), a cycle that
+    only Python's cycle collector would break: until then every finished Doc
+    stays in memory with all it holds, and each full collection walks them all."""
+    doc._.abbreviations = None

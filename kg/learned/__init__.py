@@ -1,0 +1,2 @@
+"""Learned components: trained from gold records, saved in spaCy's own
+format, loaded by config beside the rules."""
