@@ -281,7 +281,8 @@ def build(inputs: Any = None, out_dir: str | os.PathLike = "outputs", *, fmt: st
     builds the demo corpus. The keywords are the command's options:
     `gazetteers`, `rules`, `min_confidence`, `view=False` for --no-view,
     `workers`, `dask` (a scheduler address or a distributed.Client), `strict`."""
-    from kg.builder import build as run_build, demo_corpus
+    from kg.builder import build as run_build
+    from kg.builder import demo_corpus
 
     options = _options(gazetteers, rules, min_confidence)
     with _cli_errors(writing=True), _input_files(inputs if inputs is not None else [demo_corpus()]) as files:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from kg.io.user_files import user_lines
 from kg.nlp.abbrev_match import is_abbreviation
 
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
@@ -312,28 +313,17 @@ def evaluate(gold: Iterable[dict], pred: Iterable[dict]) -> Report:
 # -- files --------------------------------------------------------------------
 def read_records(path: str | Path) -> Iterator[dict]:
     """Records from a JSON Lines file; a bad line is an EvalError naming file and line."""
-    path = Path(path)
-    try:
-        fh = path.open(encoding="utf-8")
-    except FileNotFoundError:
-        raise EvalError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise EvalError(f"{path}: is a folder, not a JSON Lines file") from None
-    with fh:
+    for n, line in user_lines(path, "records file", EvalError):
+        if not line.strip():
+            continue
         try:
-            for n, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise EvalError(f"{path}:{n}: not valid JSON ({err.msg})") from None
-                if not isinstance(rec, dict) or "id" not in rec:
-                    raise EvalError(f"{path}:{n}: each line must be a JSON object with an \"id\"")
-                if not isinstance(rec.get("entities", {}), dict):
-                    raise EvalError(f"{path}:{n}: \"entities\" must be an object keyed by entity type")
-                if not isinstance(rec.get("relations", []), list):
-                    raise EvalError(f"{path}:{n}: \"relations\" must be a list")
-                yield rec
-        except UnicodeDecodeError:
-            raise EvalError(f"{path}: not UTF-8 text") from None
+            rec = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise EvalError(f"{path}:{n}: not valid JSON ({err.msg})") from None
+        if not isinstance(rec, dict) or "id" not in rec:
+            raise EvalError(f"{path}:{n}: each line must be a JSON object with an \"id\"")
+        if not isinstance(rec.get("entities", {}), dict):
+            raise EvalError(f"{path}:{n}: \"entities\" must be an object keyed by entity type")
+        if not isinstance(rec.get("relations", []), list):
+            raise EvalError(f"{path}:{n}: \"relations\" must be a list")
+        yield rec

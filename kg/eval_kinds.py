@@ -39,7 +39,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from kg.eval import ENTITY_TYPES, RELATION_TYPES, _entities, _Resolver, _same_value, entities_match, entity_forms
+from kg.eval import (
+    ENTITY_TYPES,
+    RELATION_TYPES,
+    _entities,
+    _Resolver,
+    _same_value,
+    entities_match,
+    entity_forms,
+)
 
 ENTITY_KINDS = ("missed", "spurious", "wrong_boundary", "wrong_type")
 PROPOSED_KINDS = ("missed", "spurious", "not_marked", "marked_wrongly")

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import json
 from copy import deepcopy
-from functools import lru_cache
+from functools import lru_cache, wraps
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from kg.errors import UserError
+from kg.io.user_files import user_text
 
 OPERATIONS = ("extend", "replace")
 
@@ -55,14 +56,7 @@ def packaged_path(family: str) -> Path:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError(f"{path}: no such rules file") from None
-    except UnicodeDecodeError:
-        raise RulesError(f"{path}: rules file is not UTF-8 text") from None
-    except OSError as err:
-        raise RulesError(f"{path}: cannot read rules file ({err.strerror})") from None
+    text = user_text(path, "rules file", RulesError)
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -144,9 +138,34 @@ def check_files(paths: Sequence[str | Path]) -> None:
         read_rules_file(path)
 
 
-def any_of(pieces: Iterable[str]) -> str:
-    """One regular-expression alternation of `pieces`, tried in the order
-    given. No pieces match nothing: a rules file that replaces a list with
-    [] turns its rule off, where an empty alternation would match everywhere."""
-    pieces = list(pieces)
+def any_of(pieces: Iterable[str], *, longest_first: bool = False) -> str:
+    """One regular-expression alternation of `pieces`, the one way kg joins a
+    list of cues. Python's alternation takes the first piece that matches at
+    a place, not the longest, so the order matters where one piece begins
+    another ("state of the art" and "state"): by default the pieces are tried
+    in the order the rules file writes them, so a rules file can put the
+    piece it wants first; `longest_first` tries longer pieces first (a stable
+    sort: pieces of one length keep their order), for lists whose writers
+    should not have to think about it. No pieces match nothing: a rules file
+    that replaces a list with [] turns its rule off, where an empty
+    alternation would match everywhere."""
+    pieces = sorted(pieces, key=len, reverse=True) if longest_first else list(pieces)
     return "(?:" + "|".join(pieces) + ")" if pieces else "(?!)"
+
+
+T = TypeVar("T")
+
+
+def compiled(build: Callable[[tuple[str, ...]], T]) -> Callable[..., T]:
+    """Decorates `build(extra)`, which compiles rules from the packaged
+    families and the user's rules files `extra` (kg.rules.load), so that it
+    runs once per set of files: every component and worker asks for the same
+    compiled rules many times. The decorated function takes any iterable of
+    paths, or none for the packaged rules alone."""
+    cached = lru_cache(maxsize=16)(build)
+
+    @wraps(build)
+    def get(extra: Iterable[str | Path] = ()) -> T:
+        return cached(tuple(str(p) for p in extra))
+
+    return get

@@ -128,7 +128,7 @@ def test_cli_user_errors_exit_2_without_traceback(tmp_path, capsys) -> None:
     assert main(["eval", str(gold)]) == 2
     assert main(["eval", str(gold), str(tmp_path / "absent.jsonl")]) == 2
     err = capsys.readouterr().err
-    assert "absent.jsonl: no such file" in err and "Traceback" not in err
+    assert "absent.jsonl: no such records file" in err and "Traceback" not in err
 
 
 # -- the targets on the team's gold files (skipped where ../shared is absent) ----

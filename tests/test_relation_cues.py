@@ -70,11 +70,13 @@ def test_heads_are_the_literal_openings_of_the_pieces() -> None:
 @pytest.mark.parametrize("breaks", [None, ["while", ";", "-", "]", "\n", "and so", ", but"], []])
 def test_the_clause_break_lookahead_finds_what_the_plain_alternation_finds(breaks) -> None:
     from kg import rules
-    from kg.relations.cues import _alt, _clause_break
+    from kg.relations.cues import _clause_break
+    from kg.rules import any_of
 
     breaks = rules.load("relation_cues", ())["clause_breaks"] if breaks is None else breaks
     fast = _clause_break(breaks)
-    plain = re.compile(_alt([re.escape(b) if not b[0].isalnum() else rf"\b{re.escape(b)}\b" for b in breaks]), re.I)
+    plain = re.compile(any_of([re.escape(b) if not b[0].isalnum() else rf"\b{re.escape(b)}\b" for b in breaks],
+                              longest_first=True), re.I)
     parsed = parse(plain)
     rnd = random.Random(str(breaks))
     for _ in range(1500):
@@ -84,10 +86,16 @@ def test_the_clause_break_lookahead_finds_what_the_plain_alternation_finds(break
 
 def test_an_emptied_list_matches_nothing() -> None:
     # A rules file that replaces a list with [] turns its rule off; an empty alternation would match everywhere.
-    from kg.relations.cues import _alt
     from kg.entities.task_contexts import cue_words
     from kg.rules import any_of
 
-    for pattern in (any_of([]), _alt([]), cue_words([]), cue_words(["", " "])):
+    for pattern in (any_of([]), any_of([], longest_first=True), cue_words([]), cue_words(["", " "])):
         assert re.search(pattern, "FooNet beats BarNet on TideSet.") is None
-    assert re.fullmatch(_alt(["beats", "beat"]), "beats")
+
+
+def test_an_alternation_tries_pieces_in_the_order_asked() -> None:
+    from kg.rules import any_of
+
+    assert re.match(any_of(["beat", "beats"]), "beats").group() == "beat"
+    assert re.match(any_of(["beat", "beats"], longest_first=True), "beats").group() == "beats"
+    assert any_of(["ab", "cd", "e"], longest_first=True) == "(?:ab|cd|e)"  # one length keeps its order

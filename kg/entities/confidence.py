@@ -15,8 +15,6 @@ a left-out dataset is taken off the relation that names it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterable
 
 from kg import rules
@@ -43,13 +41,9 @@ class EntityConfidence:
         return max((table.get(s, other).get(label, other.get(label, 0.0)) for s in sources), default=0.0)
 
 
-def entity_confidence(extra: Iterable[str | Path] = ()) -> EntityConfidence:
+@rules.compiled
+def entity_confidence(extra: tuple[str, ...]) -> EntityConfidence:
     """The values of the "confidence" rule family, with the user's rules files `extra`."""
-    return _entity_confidence(tuple(str(p) for p in extra))
-
-
-@lru_cache(maxsize=16)
-def _entity_confidence(extra: tuple[str, ...]) -> EntityConfidence:
     raw = rules.load("confidence", extra)
     return EntityConfidence(_checked(raw, "entity_rules"), _checked(raw, "entity_rules_repeated"))
 

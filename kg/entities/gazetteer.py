@@ -21,9 +21,16 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
-from kg.io.gazetteer_files import FILE_TYPES, Entry, GazetteerError, load, load_builtin, load_file
 from kg.entities.candidates import Candidate, candidates
 from kg.entities.lexicon import Lexicon, lexicon
+from kg.io.gazetteer_files import (
+    FILE_TYPES,
+    Entry,
+    GazetteerError,
+    load,
+    load_builtin,
+    load_file,
+)
 from kg.nlp.tokens import positions, view_columns
 from kg.nlp.word_sets import WordSet
 

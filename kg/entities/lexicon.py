@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields
-from functools import lru_cache
-from typing import Iterable
 
 from kg import rules
 
@@ -120,13 +118,9 @@ class Lexicon:
     patterns: EntityPatterns  # the family "entity_patterns", read with the same rules files
 
 
-def lexicon(extra: Iterable[str] = ()) -> Lexicon:
+@rules.compiled
+def lexicon(extra: tuple[str, ...]) -> Lexicon:
     """The lexicon, with the changes of the user's rules files `extra`."""
-    return _lexicon(tuple(str(p) for p in extra))
-
-
-@lru_cache(maxsize=16)
-def _lexicon(extra: tuple[str, ...]) -> Lexicon:
     raw = rules.load("lexicon", extra)
     words = {f.name: frozenset(raw[f.name]) for f in fields(Lexicon) if f.name != "patterns"}
     return Lexicon(**words, patterns=_entity_patterns(rules.load("entity_patterns", extra)))

@@ -23,10 +23,23 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.entities.candidates import Candidate, candidates
-from kg.entities.dataset_patterns import (coordinated_types, dataset_cue_candidates, evaluated_on, event_names,
-                                     joined_list_items, listed_datasets, named_parts, names_after_cues)
+from kg.entities.dataset_patterns import (
+    coordinated_types,
+    dataset_cue_candidates,
+    evaluated_on,
+    event_names,
+    joined_list_items,
+    listed_datasets,
+    named_parts,
+    names_after_cues,
+)
 from kg.entities.lexicon import Lexicon, lexicon
-from kg.entities.method_patterns import listed_methods, methods_after_cues, names_of_tasks, versioned_methods
+from kg.entities.method_patterns import (
+    listed_methods,
+    methods_after_cues,
+    names_of_tasks,
+    versioned_methods,
+)
 from kg.entities.name_shapes import is_name_like, name_like_text
 from kg.entities.task_contexts import TaskContexts, ends_with, names_work, task_contexts
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text

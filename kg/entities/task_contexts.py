@@ -46,17 +46,13 @@ class TaskContexts:
     recast_before: frozenset[tuple[str, ...]]  # word sequences, lower case
 
 
-def task_contexts(extra: Iterable[str] = ()) -> TaskContexts:
-    """The task context rules, with the changes of the user's rules files `extra`."""
-    return _task_contexts(tuple(str(p) for p in extra))
-
-
 def _phrases(words: list[str]) -> frozenset[tuple[str, ...]]:
     return frozenset(tuple(w.lower().split()) for w in words if w.strip())
 
 
-@lru_cache(maxsize=16)
-def _task_contexts(extra: tuple[str, ...]) -> TaskContexts:
+@rules.compiled
+def task_contexts(extra: tuple[str, ...]) -> TaskContexts:
+    """The task context rules, with the changes of the user's rules files `extra`."""
     raw = rules.load("task_contexts", extra)
     values = {}
     for f in fields(TaskContexts):
@@ -102,8 +98,8 @@ def names_work(word: str, tc: TaskContexts, heads: frozenset[str]) -> bool:
 def cue_words(entries: list[str]) -> str:
     """A regular expression of any of `entries` (lower-case words; a space
     stands for any space), the longest first; no entries match nothing."""
-    return rules.any_of(sorted((re.escape(e.lower()).replace(r"\ ", r"\s+") for e in entries if e.strip()),
-                               key=len, reverse=True))
+    return rules.any_of((re.escape(e.lower()).replace(r"\ ", r"\s+") for e in entries if e.strip()),
+                        longest_first=True)
 
 
 def means_before(extra: Iterable[str] = ()) -> re.Pattern:
@@ -112,17 +108,17 @@ def means_before(extra: Iterable[str] = ()) -> re.Pattern:
     "trained through joint span retrieval"): the words of the addresses
     family's `means_links`, then an optional article and one word. Searched
     with an end position, as `means_before().search(text, start, end)`."""
-    return _means_patterns(tuple(str(p) for p in extra))[0]
+    return _means_patterns(extra)[0]
 
 
 def list_join(extra: Iterable[str] = ()) -> re.Pattern:
     """The text between two items of a list, to be matched in full: ", ",
     " and ", ", or ", with a note in brackets after the first item
     ("pixel prediction (teacher) and ..."): the addresses family's coordinators."""
-    return _means_patterns(tuple(str(p) for p in extra))[1]
+    return _means_patterns(extra)[1]
 
 
-@lru_cache(maxsize=16)
+@rules.compiled
 def _means_patterns(extra: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
     data = rules.load("addresses", extra)
     means = re.compile(rf"(?<=\S\s){cue_words(data['means_links'])}\s+(?:(?:the|a|an)\s+)?(?:[\w-]+\s+)?$", re.I)

@@ -20,7 +20,9 @@ class Worker:
     build's own, so every engine makes the same IRIs."""
 
     def __init__(self, options: ExtractOptions, papers: bool = False):
-        from kg.extraction.record import Extractor  # lazy: spaCy, never needed by the parent of worker processes
+        from kg.extraction.record import (
+            Extractor,  # lazy: spaCy, never needed by the parent of worker processes
+        )
 
         self.extractor = Extractor.from_options(options)
         self.resolver = None

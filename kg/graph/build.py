@@ -40,8 +40,21 @@ import rdflib
 
 from kg.graph import iris
 from kg.graph.canonical import Resolver
-from kg.graph.nodes import (BIBO, DCTERMS, FABIO, FOAF, MLKG, MLS, PRISM, PROV, RDF, SCHEMA, SKOS, XSD,
-                            as_node)
+from kg.graph.nodes import (
+    BIBO,
+    DCTERMS,
+    FABIO,
+    FOAF,
+    MLKG,
+    MLS,
+    PRISM,
+    PROV,
+    RDF,
+    SCHEMA,
+    SKOS,
+    XSD,
+    as_node,
+)
 from kg.graph.vocab import ENTITY_CLASS, GAIN_TYPE, RELATION, member
 from kg.io import gazetteer_files
 from kg.model import Abstract

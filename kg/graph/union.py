@@ -46,7 +46,13 @@ import pyoxigraph as ox
 
 from kg.graph import iris
 from kg.graph.canonical import Resolver
-from kg.graph.entities import CanonicalReport, Renames, entity_quads, renamed_nodes, write_entities
+from kg.graph.entities import (
+    CanonicalReport,
+    Renames,
+    entity_quads,
+    renamed_nodes,
+    write_entities,
+)
 from kg.graph.turtle import turtle_body, turtle_header
 from kg.timing import StageClock
 

@@ -10,8 +10,20 @@ kg.graph.nodes gives the same terms as pyoxigraph nodes.
 """
 
 from rdflib import Namespace
+
 # rdflib's namespaces are imported from here like kg's own (RDF is used below, the others re-exported).
-from rdflib.namespace import DCTERMS, FOAF, OWL, PROV, RDF, RDFS, SDO, SKOS, XSD, DefinedNamespace  # noqa: F401
+from rdflib.namespace import (  # noqa: F401
+    DCTERMS,
+    FOAF,
+    OWL,
+    PROV,
+    RDF,
+    RDFS,
+    SDO,
+    SKOS,
+    XSD,
+    DefinedNamespace,
+)
 from rdflib.term import URIRef
 
 from kg.sparql.prefixes import PREFIXES  # the one map of prefixes; re-exported here

@@ -1,5 +1,5 @@
 """Readers (one per input format) and atomic writers."""
 
-from kg.io.readers import read_inputs, read_file, ReadReport
+from kg.io.readers import ReadReport, read_file, read_inputs
 
 __all__ = ["read_inputs", "read_file", "ReadReport"]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Iterable
 
 from kg.errors import UserError
+from kg.io.user_files import user_text
 
 FILE_TYPES = {"datasets": "Dataset", "metrics": "Metric", "tasks": "Task", "methods": "Method"}
 
@@ -89,12 +90,7 @@ def load_builtin() -> list[Entry]:
 def load_file(path: str | Path) -> list[Entry]:
     """The entries of a user's gazetteer file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GazetteerError(f"{path}: no such gazetteer file") from None
-    except UnicodeDecodeError:
-        raise GazetteerError(f"{path}: gazetteer is not UTF-8 text") from None
+    text = user_text(path, "gazetteer file", GazetteerError)
     stem_type = FILE_TYPES.get(path.stem)
     return parse_lines(text.splitlines(), str(path), stem_type)
 

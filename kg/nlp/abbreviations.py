@@ -15,8 +15,12 @@ from typing import Callable
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.nlp.abbrev_match import is_abbreviation, is_camel_abbreviation, is_loose_abbreviation
 from kg.entities.lexicon import lexicon
+from kg.nlp.abbrev_match import (
+    is_abbreviation,
+    is_camel_abbreviation,
+    is_loose_abbreviation,
+)
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
 if not Doc.has_extension("abbreviations"):

@@ -9,8 +9,7 @@ capitalised word follows (rule family "sentences", key "soft_terminals").
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable
 
 import numpy
 from spacy.attrs import SENT_START
@@ -25,15 +24,11 @@ _CLOSERS = frozenset({")", "]", '"', "'", "”", "’"})
 _OPENERS = "(\"'[“‘"
 
 
-def soft_terminals(rules: Iterable[str] = ()) -> frozenset[str]:
+@rule_files.compiled
+def soft_terminals(extra: tuple[str, ...]) -> frozenset[str]:
     """The tokens that end a sentence only before a capitalised word ("etc."),
-    with the user's rules files `rules`."""
-    return _soft_terminals(tuple(str(p) for p in rules))
-
-
-@lru_cache(maxsize=16)
-def _soft_terminals(rules: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(rule_files.load("sentences", rules)["soft_terminals"])
+    with the user's rules files `extra`."""
+    return frozenset(rule_files.load("sentences", extra)["soft_terminals"])
 
 
 def sentence_starts(texts: tuple[str, ...], spaces: tuple[bool, ...],

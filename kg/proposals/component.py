@@ -32,18 +32,19 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from itertools import chain
+from typing import NamedTuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.nlp.abbreviations import abbreviation_pairs
 from kg.entities.candidates import Candidate, candidates
 from kg.entities.lexicon import Lexicon, lexicon
 from kg.entities.patterns import is_name_like
-from kg.proposals.cues import ProposalCues, proposal_cues
+from kg.nlp.abbreviations import abbreviation_pairs
 from kg.nlp.scanning import head_starts, heads_show_matches
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
+from kg.proposals.cues import ProposalCues, proposal_cues
 
 if not Doc.has_extension("proposed_name"):
     Doc.set_extension("proposed_name", default=None)
@@ -594,25 +595,41 @@ def _novel_defined(v: list[Tok], text: str, cues: ProposalCues, abbreviations: l
     return out
 
 
+class _Context(NamedTuple):
+    """What every proposal rule of one document reads."""
+
+    v: list[Tok]
+    idxs: tuple
+    texts: tuple
+    text: str
+    lower: str | None  # None: the cues scan the text (ProposalCues.matches)
+    lex: Lexicon
+    cues: ProposalCues
+    pairs: dict[int, Name]  # abbreviation pairs by the start of their long form
+    abbreviations: list
+    known: set[Name]  # gazetteer names
+    tasks: set[Name]  # tasks and gazetteer metrics
+    called_at: list[int]  # where naming words ("called", "named") begin
+
+
 def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> Doc:
     """Add a proposal candidate for each name a cue finds (see the module docstring)."""
     cues = cues or proposal_cues()
-    v = token_view(doc)
     abbreviations = abbreviation_pairs(doc)
-    pairs = {long.start: (long.start, long.end) for long, _ in abbreviations}
     text = doc_text(doc)
-    texts, idxs = view_columns(doc)[0], view_columns(doc)[2]
-    found: list[tuple[Name, str]] = []
     out = candidates(doc)
-    known = {(c.start, c.end) for c in out if c.source == "gazetteer"}
-    tasks = {(c.start, c.end) for c in out if c.label == "Task" or c.label == "Metric" and c.source == "gazetteer"}
     lower = text.lower()
     if not heads_show_matches(text, lower):
         lower = None  # the cues scan the text (ProposalCues.matches)
     # "so-called X", "a phenomenon called X": the words right before cancel the cue.
     called = [m for m in cues.matches("naming", text, lower)
               if not text[max(0, m.start() - 20):m.start()].lower().endswith(cues.naming_not_after)]
-    called_at = [m.start() for m in called]
+    x = _Context(v=token_view(doc), idxs=view_columns(doc)[2], texts=view_columns(doc)[0], text=text, lower=lower,
+                 lex=lex, cues=cues, pairs={long.start: (long.start, long.end) for long, _ in abbreviations},
+                 abbreviations=abbreviations, known={(c.start, c.end) for c in out if c.source == "gazetteer"},
+                 tasks={(c.start, c.end) for c in out
+                        if c.label == "Task" or c.label == "Metric" and c.source == "gazetteer"},
+                 called_at=[m.start() for m in called])
     openers = cues.matches("opener", text, lower)
     no_stop: frozenset[str] = frozenset()
     # In the order they are tried: (pattern, matches, words that end the search, window).
@@ -627,78 +644,118 @@ def find_proposals(doc: Doc, lex: Lexicon, cues: ProposalCues | None = None) -> 
         (cues.our_name, cues.matches("our_name", text, lower), cues.scan_stop, 1),
         (cues.the_proposed, cues.matches("the_proposed", text, lower), cues.scan_stop, 1),
     )
+    found: list[tuple[Name, str]] = []
     for rx, matches, stop, window in tried:
         for m in matches:
-            if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues,
-                                                            {view_text(v, text, a, b) for (a, b), _ in found}):
-                continue
-            if rx is cues.joined_opener and not cues.subject.search(_sentence_before(v, idxs, text, m.start())):
-                continue  # "... and introduce X" needs "we" (or "this paper") earlier in its sentence
-            name = _scan(v, idxs, m.end(), lex, pairs, stop, window=window, named=rx is cues.naming)
-            opener = rx is cues.opener or rx is cues.gerund or rx is cues.joined_opener
-            if name is not None and opener:
-                name = _modified_known(v, _token_at(v, idxs, m.end()), name, texts, known, abbreviations, tasks,
-                                       lex, cues)
-            if name is not None:
-                name = _with_head(v, name, lex, pairs, cues)
-                if rx is cues.naming:
-                    name = _with_noun(v, name, lex, pairs, cues)
-            if name is not None and opener:
-                end_char = _end_char(v, name)
-                if any(end_char <= c <= end_char + 25 for c in called_at):
-                    # "we propose a Faster RCNN method named FDNet": the name comes after "named".
-                    continue
-            if name is None and rx is cues.naming and (cues.subject.match(m.group())
-                                                       or _introduced_before(v, idxs, text, m.start(), cues)):
-                # "we call it soft mixing", "we propose a new objective called soft mixing": a
-                # lower-case name only where the authors name it or the sentence introduces
-                # something ("named entities", "today called keys" are not theirs).
-                nxt = _token_at(v, idxs, m.end())
-                name = _lower_name_at(v, nxt, lex) if nxt is not None else None
-                if name is not None and v[name[1] - 1].lower_ in lex.task_heads:
-                    name = None  # "namely car model classification": a task, not a method's name
-            elif name is None and opener:
-                nxt = _token_at(v, idxs, m.end())
-                name = _lower_object_at(v, text, nxt, lex, cues) if nxt is not None else None
-                if name is None and nxt is not None:
-                    name = _bracketed_name(v, nxt, lex, pairs, cues)
-            elif name is None and rx is cues.the_proposed:
-                nxt = _token_at(v, idxs, m.end())
-                name = _lower_proposal_at(v, text, nxt, lex, cues) if nxt is not None else None
-            if name is not None:
-                # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
-                use = _short_form_use(texts, abbreviations, name[0])
-                if use is not None and name[1] - name[0] <= use[1]:
-                    name = use[0].start, use[0].end
-                if rx is cues.our_name and (name in known or any(t_end == name[1] for _, t_end in tasks)):
-                    continue  # "our BERT model", "our improved SMT system": a known model or a task's system
-                # "a realistic dataset called Quokka": what is named comes before the naming word
-                from_char = max(m.start() - _NAMED_BEFORE, v[v[name[0]].sent_start].idx) if rx is cues.naming \
-                    else m.end()
-                found.append((name, _label(v, text, from_char, name, cues)))
-                if opener or rx is cues.naming or rx is cues.namely:
-                    found.extend((more, _label(v, text, m.end(), more, cues))
-                                 for more in _coordinated(v, name, lex, pairs, known, named=not opener))
-    found.extend(_components(v, idxs, text, lower, lex, cues, pairs, known, tasks, found))
-    found.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks, openers))
-    found.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
-    found.extend(_novel_defined(v, text, cues, abbreviations, known, tasks))
-    if not found:
-        found.extend(_defined_after_opener(v, idxs, text, lex, cues, abbreviations, known, tasks, openers))
-    if not found:
-        found.extend(_result_subjects(v, idxs, text, lower, lex, cues, pairs, known, tasks))
-    kept: list[tuple[Name, str]] = []
-    for (start, end), label in found:
-        if view_text(v, text, start, end).lower() in lex.generic_terms:
-            continue
-        if label == "Method" and (start, end) in tasks:
-            continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
-        kept.append(((start, end), label))
-    kept += _sized_variants(v, texts, kept, lex)
-    kept += _initials_used(v, texts, kept, lex, {short.text for _, short in abbreviations})
-    for (start, end), label in kept + _repeated(texts, kept):
+            found.extend(_cued(x, rx, m, stop, window, found))
+    found += _other_rules(x, openers, found)
+    for (start, end), label in _kept(x, found):
         out.append(Candidate(start, end, label, "proposal", proposed=True))
     return doc
+
+
+def _cued(x: _Context, rx: re.Pattern, m: re.Match, stop: frozenset[str], window: int,
+          found: list[tuple[Name, str]]) -> list[tuple[Name, str]]:
+    """The names cue match `m` of pattern `rx` introduces, with their labels."""
+    v, idxs, text, lex, cues, pairs = x.v, x.idxs, x.text, x.lex, x.cues, x.pairs
+    if rx is cues.namely and not _namely_introduces(v, idxs, text, m.start(), cues,
+                                                    {view_text(v, text, a, b) for (a, b), _ in found}):
+        return []
+    if rx is cues.joined_opener and not cues.subject.search(_sentence_before(v, idxs, text, m.start())):
+        return []  # "... and introduce X" needs "we" (or "this paper") earlier in its sentence
+    opener = rx is cues.opener or rx is cues.gerund or rx is cues.joined_opener
+    name = _cued_name(x, rx, m, stop, window, opener)
+    if name is _CANCELLED or name is None:
+        return []
+    # A short form names the same thing as its long form ("STAB (Speech ... Benchmark)").
+    use = _short_form_use(x.texts, x.abbreviations, name[0])
+    if use is not None and name[1] - name[0] <= use[1]:
+        name = use[0].start, use[0].end
+    if rx is cues.our_name and (name in x.known or any(t_end == name[1] for _, t_end in x.tasks)):
+        return []  # "our BERT model", "our improved SMT system": a known model or a task's system
+    # "a realistic dataset called Quokka": what is named comes before the naming word
+    from_char = max(m.start() - _NAMED_BEFORE, v[v[name[0]].sent_start].idx) if rx is cues.naming else m.end()
+    named = [(name, _label(v, text, from_char, name, cues))]
+    if opener or rx is cues.naming or rx is cues.namely:
+        named.extend((more, _label(v, text, m.end(), more, cues))
+                     for more in _coordinated(v, name, lex, pairs, x.known, named=not opener))
+    return named
+
+
+# A name found after an opener that a naming word right after it names again:
+# "we propose a Faster RCNN method named FDNet" (the name comes after "named").
+_CANCELLED = (-1, -1)
+
+
+def _cued_name(x: _Context, rx: re.Pattern, m: re.Match, stop: frozenset[str], window: int,
+               opener: bool) -> Name | None:
+    """The name right after cue match `m`: written as a name, or, where the
+    cue allows, in lower case (None: none; _CANCELLED: a later naming word
+    names it)."""
+    v, idxs, text, lex, cues, pairs = x.v, x.idxs, x.text, x.lex, x.cues, x.pairs
+    name = _scan(v, idxs, m.end(), lex, pairs, stop, window=window, named=rx is cues.naming)
+    if name is not None and opener:
+        name = _modified_known(v, _token_at(v, idxs, m.end()), name, x.texts, x.known, x.abbreviations, x.tasks,
+                               lex, cues)
+    if name is not None:
+        name = _with_head(v, name, lex, pairs, cues)
+        if rx is cues.naming:
+            name = _with_noun(v, name, lex, pairs, cues)
+    if name is not None and opener:
+        end_char = _end_char(v, name)
+        if any(end_char <= c <= end_char + 25 for c in x.called_at):
+            return _CANCELLED
+    if name is None and rx is cues.naming and (cues.subject.match(m.group())
+                                               or _introduced_before(v, idxs, text, m.start(), cues)):
+        # "we call it soft mixing", "we propose a new objective called soft mixing": a
+        # lower-case name only where the authors name it or the sentence introduces
+        # something ("named entities", "today called keys" are not theirs).
+        nxt = _token_at(v, idxs, m.end())
+        name = _lower_name_at(v, nxt, lex) if nxt is not None else None
+        if name is not None and v[name[1] - 1].lower_ in lex.task_heads:
+            name = None  # "namely car model classification": a task, not a method's name
+    elif name is None and opener:
+        nxt = _token_at(v, idxs, m.end())
+        name = _lower_object_at(v, text, nxt, lex, cues) if nxt is not None else None
+        if name is None and nxt is not None:
+            name = _bracketed_name(v, nxt, lex, pairs, cues)
+    elif name is None and rx is cues.the_proposed:
+        nxt = _token_at(v, idxs, m.end())
+        name = _lower_proposal_at(v, text, nxt, lex, cues) if nxt is not None else None
+    return name
+
+
+def _other_rules(x: _Context, openers: list, found: list[tuple[Name, str]]) -> list[tuple[Name, str]]:
+    """The proposals the rules beyond a cue and a name find: parts, lists,
+    marks, definitions, and, where nothing else is found, short forms after
+    an opener and the subjects of results."""
+    v, idxs, texts, text, lower, lex, cues = x.v, x.idxs, x.texts, x.text, x.lower, x.lex, x.cues
+    pairs, abbreviations, known, tasks = x.pairs, x.abbreviations, x.known, x.tasks
+    more: list[tuple[Name, str]] = []
+    more.extend(_components(v, idxs, text, lower, lex, cues, pairs, known, tasks, found))
+    more.extend(_listed(v, idxs, texts, text, lex, cues, abbreviations, known, tasks, openers))
+    more.extend(_marked_before(v, idxs, text, lex, cues, abbreviations))
+    more.extend(_novel_defined(v, text, cues, abbreviations, known, tasks))
+    if not found and not more:
+        more.extend(_defined_after_opener(v, idxs, text, lex, cues, abbreviations, known, tasks, openers))
+    if not found and not more:
+        more.extend(_result_subjects(v, idxs, text, lower, lex, cues, pairs, known, tasks))
+    return more
+
+
+def _kept(x: _Context, found: list[tuple[Name, str]]) -> list[tuple[Name, str]]:
+    """The proposals found, without generic words and tasks' names, with their
+    variants, initials and repeated mentions."""
+    kept: list[tuple[Name, str]] = []
+    for (start, end), label in found:
+        if view_text(x.v, x.text, start, end).lower() in x.lex.generic_terms:
+            continue
+        if label == "Method" and (start, end) in x.tasks:
+            continue  # "our SRL model": the name of a task ("3D Dense Face Alignment" is a method)
+        kept.append(((start, end), label))
+    kept += _sized_variants(x.v, x.texts, kept, x.lex)
+    kept += _initials_used(x.v, x.texts, kept, x.lex, {short.text for _, short in x.abbreviations})
+    return kept + _repeated(x.texts, kept)
 
 
 def _defined_after_opener(v: list[Tok], idxs: tuple[int, ...], text: str, lex: Lexicon, cues: ProposalCues,

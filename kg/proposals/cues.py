@@ -10,27 +10,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from kg import rules
 from kg.nlp import scanning
-
-
-def _alt(pieces: list[str]) -> str:
-    # In the order written: where one piece begins another, the first written is tried first.
-    return rules.any_of(pieces)
+from kg.rules import any_of
 
 
 def _word_alt(pieces: list[str]) -> str:
-    r""" and _alt(pieces), led by a lookahead of the letters the pieces
+    r""" and any_of(pieces), led by a lookahead of the letters the pieces
     begin with when each begins with a plain letter: a pattern is tried at
     every position of the text, and one character test turns most away
     (the cue patterns run about three times as fast). It asks nothing the
     pieces do not, so the matches are the same."""
     if pieces and all(re.match(r"[a-z](?![?*{])", p) for p in pieces):
-        return rf"(?=[{''.join(sorted({p[0] for p in pieces}))}])\b{_alt(pieces)}"
-    return rf"\b{_alt(pieces)}"
+        return rf"(?=[{''.join(sorted({p[0] for p in pieces}))}])\b{any_of(pieces)}"
+    return rf"\b{any_of(pieces)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,19 +76,15 @@ class ProposalCues:
         return scanning.cue_matches(getattr(self, cue), self.heads.get(cue, ()), text, lower)
 
 
-def proposal_cues(extra: Iterable[str] = ()) -> ProposalCues:
+@rules.compiled
+def proposal_cues(extra: tuple[str, ...]) -> ProposalCues:
     """The proposal cues, with the changes of the user's rules files `extra`."""
-    return _proposal_cues(tuple(str(p) for p in extra))
-
-
-@lru_cache(maxsize=16)
-def _proposal_cues(extra: tuple[str, ...]) -> ProposalCues:
     return compile_cues(rules.load("proposals", extra))
 
 
 def compile_cues(data: dict[str, Any]) -> ProposalCues:
     """The patterns of a loaded "proposals" family (kg.rules.load)."""
-    subjects, adverbs, verbs = _alt(data["subjects"]), _alt(data["subject_adverbs"]), _alt(data["opener_verbs"])
+    subjects, adverbs, verbs = any_of(data["subjects"]), any_of(data["subject_adverbs"]), any_of(data["opener_verbs"])
     heads: dict[str, tuple[str, ...]] = {}
 
     def word_cue(name: str, pieces: list[str], after: str) -> re.Pattern:
@@ -101,7 +92,7 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         heads[name] = scanning.heads(pieces)
         return re.compile(_word_alt(pieces) + after, re.I)
 
-    our_adjectives, our_nouns = _alt(data["our_adjectives"]), _alt(data["our_nouns"])
+    our_adjectives, our_nouns = any_of(data["our_adjectives"]), any_of(data["our_nouns"])
     return ProposalCues(
         # A verb is written as its stem: "s", "es", "d" or "ed" may follow ("proposes", "designed").
         opener=word_cue("opener", data["subjects"], rf"\s+(?:{adverbs}\s+)?{verbs}(?:e?[sd])?\b"),
@@ -112,38 +103,38 @@ def compile_cues(data: dict[str, Any]) -> ProposalCues:
         naming=word_cue("naming", data["naming_words"], r"\b\s*(?:``|`|[:\"“'])?"),
         naming_not_after=tuple(w.lower() for w in data["naming_not_after"]),
         namely=word_cue("namely", data["namely_words"], r"(?!\w)\s*,?"),
-        our_noun=re.compile(rf"{_alt(data['our_nouns'])}s?", re.I),
+        our_noun=re.compile(rf"{any_of(data['our_nouns'])}s?", re.I),
         novelty=word_cue("novelty", data["novelty_words"], r"\b"),
-        novel_before=re.compile(rf"\b(?:a|an)\s+{_alt(data['novelty_words'])}\s+$", re.I),
+        novel_before=re.compile(rf"\b(?:a|an)\s+{any_of(data['novelty_words'])}\s+$", re.I),
         # Up to five words may describe the noun ("our in-house pebble feature tool, nnFoo,"),
         # none of them a word that opens a phrase of its own ("our results on the benchmark,").
         our=word_cue("our", data["our_openers"],
-                     rf" (?:{our_adjectives} )?(?:(?!{_alt(data['our_not_between'])}(?![\w-]))[\w-]+ ){{0,5}}?"
+                     rf" (?:{our_adjectives} )?(?:(?!{any_of(data['our_not_between'])}(?![\w-]))[\w-]+ ){{0,5}}?"
                      rf"{our_nouns}s?\s*[,(]\s*"),
         # A modifier in lower case may come between ("our parameter-efficient FooNet"); a name with
         # a hyphen is the name itself ("our DA-MoE approach").
         our_name=word_cue("our_name", ["our"], rf"\s+(?:(?:{our_adjectives}|(?-i:[a-z][\w]*-[\w-]+))\s+)?"),
         the_proposed=word_cue("the_proposed", data["the_proposed"], r"\s+"),
-        apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{_alt(data['apposition_adjectives'])}\b",
+        apposition=re.compile(rf",\s+(?:a|an|the)\s+(?:\w+[\s-]){{0,3}}?{any_of(data['apposition_adjectives'])}\b",
                               re.I),
         apposed_after=re.compile(rf"\s*(?:,|:|--|—|–)\s*(?:a|an)\s+(?:[\w-]+\s+){{0,3}}?"
-                                 rf"{_alt(data['apposition_adjectives'])}\b", re.I),
+                                 rf"{any_of(data['apposition_adjectives'])}\b", re.I),
         components=word_cue("components", data["component_cues"], r"(?!\w)"),
-        others_before=re.compile(rf"\b{_alt(data['others_before'])}(?!\w)", re.I),
+        others_before=re.compile(rf"\b{any_of(data['others_before'])}(?!\w)", re.I),
         list_count=word_cue("list_count", data["list_counts"], r"\b"),
         list_marks=frozenset(data["list_marks"]),
-        result_subject=re.compile(rf"(?:^|(?<=[.!?])\s+|\b{_alt(data['result_subject_after'])}\s+)", re.I),
-        result_verb=re.compile(rf"{_alt(data['result_verbs'])}\b", re.I),  # its heads: below
+        result_subject=re.compile(rf"(?:^|(?<=[.!?])\s+|\b{any_of(data['result_subject_after'])}\s+)", re.I),
+        result_verb=re.compile(rf"{any_of(data['result_verbs'])}\b", re.I),  # its heads: below
         result_adverbs=frozenset(data["result_adverbs"]),
-        ours=re.compile(rf"\(\s*{_alt(data['ours_marks'])}\s*\)", re.I),
-        dataset_before=re.compile(rf"\b{_alt(data['dataset_words'])}s?\b", re.I),
+        ours=re.compile(rf"\(\s*{any_of(data['ours_marks'])}\s*\)", re.I),
+        dataset_before=re.compile(rf"\b{any_of(data['dataset_words'])}s?\b", re.I),
         dataset_after=re.compile(r"^\s*(?:\([^()]{1,60}\))?\s*,?\s*(?:a|an|the)?\s*(?:[\w.]+[\s-]){0,6}?"
-                                 rf"{_alt(data['dataset_words_after'])}\b", re.I),
+                                 rf"{any_of(data['dataset_words_after'])}\b", re.I),
         # The metric word ends the apposition: "a sparsity metric that", not "a metric learning model".
         metric_after=re.compile(r"[^,;:.]{0,20},\s*(?:a|an|the)\s+(?:[\w-]+\s+){0,6}?"
-                                rf"{_alt(data['metric_words_after'])}s?"
+                                rf"{any_of(data['metric_words_after'])}s?"
                                 r"(?=\s*(?:[,.;:()]|that\b|which\b|for\b|of\b|to\b|$))", re.I),
-        dataset_name=re.compile(rf"{_alt(data['dataset_name_endings'])}$"),
+        dataset_name=re.compile(rf"{any_of(data['dataset_name_endings'])}$"),
         scan_stop=frozenset(data["scan_stop"]),
         lower_name_skipped=frozenset(data["lower_name_skipped"]),
         lower_name_generic_heads=frozenset(data["lower_name_generic_heads"]),

@@ -32,17 +32,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg import rules
-from kg.nlp.abbreviations import short_form_uses
 from kg.entities.candidates import Candidate, candidates
 from kg.entities.lexicon import Lexicon, lexicon
 from kg.entities.name_shapes import name_like_text
+from kg.nlp.abbreviations import short_form_uses
 from kg.nlp.tokens import positions, view_columns
 
 for _name in ("title", "title_name"):
@@ -78,13 +77,9 @@ class TitleRules:
     opening_name_ends: frozenset[str]
 
 
-def title_rules(extra: Iterable[str] = ()) -> TitleRules:
+@rules.compiled
+def title_rules(extra: tuple[str, ...]) -> TitleRules:
     """The title rules, with the changes of the user's rules files `extra`."""
-    return _title_rules(tuple(str(p) for p in extra))
-
-
-@lru_cache(maxsize=16)
-def _title_rules(extra: tuple[str, ...]) -> TitleRules:
     data = rules.load("titles", extra)
     try:
         separator = re.compile(rules.any_of(f"(?:{p})" for p in data["separators"]))

@@ -8,12 +8,28 @@ import re
 
 from kg.relations.found import FoundRelations
 from kg.relations.improves_over import Comparison, is_gain, owns_gain
-from kg.relations.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
+from kg.relations.metric_dataset import (
+    dataset_near,
+    metric_near,
+    next_starts,
+    number_run_end,
+)
 from kg.relations.numbers import Quantity
+from kg.relations.results import (
+    averaged,
+    baseline_score,
+    cost_figure,
+    efficiency,
+    for_method,
+    measured_against,
+    plain_score,
+    previous_in_list,
+    respective_metric,
+    respective_subject,
+    rules_of,
+    share_of,
+)
 from kg.relations.sentence import Sentence, run_of, start_of_clause
-from kg.relations.results import (averaged, baseline_score, cost_figure, efficiency, for_method, measured_against,
-                                plain_score, previous_in_list, respective_metric,
-                                respective_subject, rules_of, share_of)
 from kg.relations.subjects import find_subject
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable
 
 from kg import rules
 from kg.entities.task_contexts import cue_words, means_before
@@ -32,13 +30,9 @@ class AddressCues:
     absent: re.Pattern  # the end of the text before a task the method does without: "without explicit "
 
 
-def address_cues(extra: Iterable[str] = ()) -> AddressCues:
+@rules.compiled
+def address_cues(extra: tuple[str, ...]) -> AddressCues:
     """The addresses cues, with the changes of the user's rules files `extra`."""
-    return _address_cues(tuple(str(p) for p in extra))
-
-
-@lru_cache(maxsize=16)
-def _address_cues(extra: tuple[str, ...]) -> AddressCues:
     data = rules.load("addresses", extra)
     openers = rf"[\s,]*(?:{cue_words(data['clause_openers'])}\b[\s,]*)*"
     return AddressCues(

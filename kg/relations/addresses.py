@@ -7,7 +7,7 @@ from __future__ import annotations
 from kg.relations.address_cues import AddressCues, address_cues
 from kg.relations.found import FoundRelations
 from kg.relations.sentence import Mention, Sentence, start_of_clause
-from kg.relations.subjects import refers_to_proposal, find_subject, written_proposal
+from kg.relations.subjects import find_subject, refers_to_proposal, written_proposal
 
 
 def find_addresses(s: Sentence, found: FoundRelations) -> None:

@@ -42,127 +42,162 @@ def _phrase_at(tokens: list[Token], i: int, phrases: dict[str, tuple[tuple[str, 
     return 0
 
 
+class _Items:
+    """The items of a list of baselines as they are read: pieces (each a list
+    of Token | Mention), the separator before each, the piece being read and
+    the separator before it."""
+
+    def __init__(self) -> None:
+        self.pieces: list[list] = []
+        self.seps: list[str] = []  # the separator before each piece
+        self.examples_from: int | None = None  # index of the first piece given as an example
+        self.gerunds: set[int] = set()  # indexes of the pieces that are gerund phrases (_gerund_phrase)
+        self.cur: list = []
+        self.sep = ""
+
+    def close(self) -> None:
+        """The piece being read is complete."""
+        if self.cur:
+            self.pieces.append(self.cur)
+            self.seps.append(self.sep)
+
+
+# What reading one token decides: the index of the next token to read, stop
+# reading (_STOP), the baselines themselves (a list), or, for the first half
+# of the rules, nothing yet (_UNDECIDED).
+_STOP = None
+_UNDECIDED = -1
+
+
 def baselines_from(s: Sentence, pos: int, subject: str | None) -> list[Baseline]:
     """The compared things written from `pos` on: named methods or the text's
     own words ("the previous state of the art"), split at lists."""
-    c = s.cues
-    doc = s.doc
-    text = s.doc_text
-    base = s.start_char
-    tokens = list(doc[s.first_token(pos):s.end])
-    lead = c.leading_of.match(text[tokens[0].idx:s.end_char]) if tokens else None
+    tokens = list(s.doc[s.first_token(pos):s.end])
+    lead = s.cues.leading_of.match(s.doc_text[tokens[0].idx:s.end_char]) if tokens else None
     if lead:  # "surpasses that of the previous best"
         tokens = [t for t in tokens if t.idx >= tokens[0].idx + lead.end()]
-    pieces: list[list] = []  # each a list of Token | Mention
-    seps: list[str] = []  # the separator before each piece
-    examples_from: int | None = None  # index of the first piece given as an example
-    gerunds: set[int] = set()  # indexes of the pieces that are gerund phrases (_gerund_phrase)
-    cur: list = []
-    sep = ""
+    items = _Items()
     i = 0
     while i < len(tokens):
-        tok = tokens[i]
-        m = s.mention_at_token(tok.i)
-        if m is not None and m.label == "Method":
-            cur.append(m)
-            i += m.tok_end - tok.i
-            continue
-        low = tok.lower_
-        if cur and isinstance(cur[-1], Mention) and low in _POSSESSIVE:
-            break  # "X's gain of 1.7%": the named method is the baseline
-        if low in c.compound_participles and cur and (isinstance(cur[-1], Mention) or not _noun_like(cur[-1], c)) \
-                and i + 1 < len(tokens) \
-                and tokens[i + 1].text[:1].isalnum() and tokens[i + 1].lower_ not in c.participle_preps \
-                and not _stop_here(tokens, i + 1, c.stops, c.stop_exceptions):
-            cur.append(tok)  # "the LSTM based tagger model": "Transformer-based", written apart
-            i += 1
-            continue
-        if not cur and c.repeated_preposition.match(text, tok.idx):
-            # "over A, as well as over B": the cue's word said again after a separator.
-            end = c.repeated_preposition.match(text, tok.idx).end()
-            while i < len(tokens) and tokens[i].idx < end:
-                i += 1
-            continue
-        if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in c.list_separators \
-                and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
-            break  # a named method ends its item unless a head noun follows ("the BERT baseline")
-        marker = c.example_marker.match(text[tok.idx:tok.idx + 14]) if low not in c.list_separators else None
-        if marker:
-            # Skip every token of the marker ("such as", "e.g.,").
-            j = i + 1
-            while j < len(tokens) and tokens[j].idx < tok.idx + len(marker.group(0).rstrip()):
-                j += 1
-            if cur:
-                pieces.append(cur)
-                seps.append(sep)
-            cur, sep = [], ""
-            examples_from = len(pieces)
-            i = j
-            continue
-        if low == "(":
-            close = next((k for k in range(i + 1, len(tokens)) if tokens[k].text == ")"), None)
-            if close is None:
-                break
-            inner = text[tok.idx + 1:tokens[close].idx]
-            if _ENUMERATOR.fullmatch(inner):
-                break  # "(1) outperforms A, (2) ... and (3) ...": the next item of an enumeration
-            if c.example_marker.match(inner):
-                inner_pos = tok.idx + 1 - base
-                inner_pos += c.example_marker.match(inner).end()
-                examples = _baselines_inside(s, inner_pos, tokens[close].idx - base, subject)
-                if examples:
-                    # "methods (e.g., TEAL)": the examples stand for the generic words.
-                    if cur:
-                        pieces.append(cur)
-                        seps.append(sep)
-                    named = [b for b in _finish(s, pieces, seps, examples_from, subject, gerunds) if b.named]
-                    return named + examples
-            i = close + 1
-            continue
-        joined = 1 if low in c.list_separators else _phrase_at(tokens, i, c.join_phrases)  # "and", "as well as"
-        if joined:
-            if cur:
-                pieces.append(cur)
-                seps.append(sep)
-            sep = (sep + " " + low).strip() if not cur else low
-            cur = []
-            i += joined
-            continue
-        if (c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text)) \
-                and not (not cur and low in c.baseline_modifiers):
-            break  # the next clause: "... and further outperforms ..." (but "established methods")
-        if not cur and (not pieces or sep in c.coordinators) and _gerund(tok, c):
-            tail = _gerund_phrase(tokens, i, c)
-            if tail:  # "than picking the top parse", "compared to A or using B": what is done instead
-                gerunds.add(len(pieces))
-                pieces.append(tokens[i:i + tail])
-                seps.append(sep)
-                sep = ""
-                i += tail
-                continue
-        if not cur and pieces and low.endswith("ing") and tok.text.islower() and low not in c.baseline_modifiers \
-                and low not in c.baseline_heads:
-            break  # "over X, enabling ...": a participle clause, not the next item
-        inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
-        if not cur and _count(tokens, i):
-            cur.append(tok)  # "outperforms five strong baselines": how many, part of the phrase
-            i += 1
-            continue
-        if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 or (not inside_word and _stop_here(tokens, i, c.stops, c.stop_exceptions)):
+        step = _read_structure(s, tokens, i, items, subject)
+        if step == _UNDECIDED:
+            step = _read_words(s, tokens, i, items)
+        if step is _STOP:
             break
-        if not inside_word and low in c.stops_after_noun and cur and _noun_like(cur[-1], c):
-            tail = _participle_tail(s, tokens, i)
-            if not tail:
-                break  # "models trained on 10x more data", but "separately trained models"
-            cur.extend(tokens[i:i + tail])  # "methods proposed in prior work": the text's words, whole
-            i += tail
-            continue
-        cur.append(tok)
-        i += 1
-    if cur:
-        pieces.append(cur)
-        seps.append(sep)
-    return _finish(s, pieces, seps, examples_from, subject, gerunds)
+        if isinstance(step, list):
+            return step
+        i = step
+    items.close()
+    return _finish(s, items.pieces, items.seps, items.examples_from, subject, items.gerunds)
+
+
+def _read_structure(s: Sentence, tokens: list, i: int, items: _Items, subject: str | None):
+    """Token `i` as part of the list's structure: a named method, a possessive,
+    a compound participle, the cue's word said again, the end of a named
+    item, an example marker, a bracket."""
+    c, text, cur = s.cues, s.doc_text, items.cur
+    tok = tokens[i]
+    m = s.mention_at_token(tok.i)
+    if m is not None and m.label == "Method":
+        cur.append(m)
+        return i + m.tok_end - tok.i
+    low = tok.lower_
+    if cur and isinstance(cur[-1], Mention) and low in _POSSESSIVE:
+        return _STOP  # "X's gain of 1.7%": the named method is the baseline
+    if low in c.compound_participles and cur and (isinstance(cur[-1], Mention) or not _noun_like(cur[-1], c)) \
+            and i + 1 < len(tokens) \
+            and tokens[i + 1].text[:1].isalnum() and tokens[i + 1].lower_ not in c.participle_preps \
+            and not _stop_here(tokens, i + 1, c.stops, c.stop_exceptions):
+        cur.append(tok)  # "the LSTM based tagger model": "Transformer-based", written apart
+        return i + 1
+    if not cur and c.repeated_preposition.match(text, tok.idx):
+        # "over A, as well as over B": the cue's word said again after a separator.
+        end = c.repeated_preposition.match(text, tok.idx).end()
+        while i < len(tokens) and tokens[i].idx < end:
+            i += 1
+        return i
+    if cur and isinstance(cur[-1], Mention) and low not in c.baseline_heads and low not in c.list_separators \
+            and low != "(" and tok.whitespace_ != "" and tokens[i - 1].whitespace_:
+        return _STOP  # a named method ends its item unless a head noun follows ("the BERT baseline")
+    marker = c.example_marker.match(text[tok.idx:tok.idx + 14]) if low not in c.list_separators else None
+    if marker:
+        # Skip every token of the marker ("such as", "e.g.,").
+        j = i + 1
+        while j < len(tokens) and tokens[j].idx < tok.idx + len(marker.group(0).rstrip()):
+            j += 1
+        items.close()
+        items.cur, items.sep = [], ""
+        items.examples_from = len(items.pieces)
+        return j
+    if low == "(":
+        return _read_bracket(s, tokens, i, items, subject)
+    return _UNDECIDED
+
+
+def _read_bracket(s: Sentence, tokens: list, i: int, items: _Items, subject: str | None):
+    """A bracket in a list of baselines: skipped, the end of the list, or
+    examples that stand for the generic words before it."""
+    c, text, tok = s.cues, s.doc_text, tokens[i]
+    close = next((k for k in range(i + 1, len(tokens)) if tokens[k].text == ")"), None)
+    if close is None:
+        return _STOP
+    inner = text[tok.idx + 1:tokens[close].idx]
+    if _ENUMERATOR.fullmatch(inner):
+        return _STOP  # "(1) outperforms A, (2) ... and (3) ...": the next item of an enumeration
+    if c.example_marker.match(inner):
+        inner_pos = tok.idx + 1 - s.start_char
+        inner_pos += c.example_marker.match(inner).end()
+        examples = _baselines_inside(s, inner_pos, tokens[close].idx - s.start_char, subject)
+        if examples:
+            # "methods (e.g., TEAL)": the examples stand for the generic words.
+            items.close()
+            named = [b for b in _finish(s, items.pieces, items.seps, items.examples_from, subject, items.gerunds)
+                     if b.named]
+            return named + examples
+    return close + 1
+
+
+def _read_words(s: Sentence, tokens: list, i: int, items: _Items):
+    """Token `i` as a word of the list: a separator, the next clause's verb,
+    a gerund phrase, a count, the end of the list, or a word of the item."""
+    c, cur = s.cues, items.cur
+    tok = tokens[i]
+    low = tok.lower_
+    joined = 1 if low in c.list_separators else _phrase_at(tokens, i, c.join_phrases)  # "and", "as well as"
+    if joined:
+        items.close()
+        items.sep = (items.sep + " " + low).strip() if not cur else low
+        items.cur = []
+        return i + joined
+    if (c.improve_verb.pattern.fullmatch(tok.text) or c.achieve_verb.pattern.fullmatch(tok.text)) \
+            and not (not cur and low in c.baseline_modifiers):
+        return _STOP  # the next clause: "... and further outperforms ..." (but "established methods")
+    if not cur and (not items.pieces or items.sep in c.coordinators) and _gerund(tok, c):
+        tail = _gerund_phrase(tokens, i, c)
+        if tail:  # "than picking the top parse", "compared to A or using B": what is done instead
+            items.gerunds.add(len(items.pieces))
+            items.pieces.append(tokens[i:i + tail])
+            items.seps.append(items.sep)
+            items.sep = ""
+            return i + tail
+    if not cur and items.pieces and low.endswith("ing") and tok.text.islower() and low not in c.baseline_modifiers \
+            and low not in c.baseline_heads:
+        return _STOP  # "over X, enabling ...": a participle clause, not the next item
+    inside_word = i > 0 and not tokens[i - 1].whitespace_  # "non-influence-based"
+    if not cur and _count(tokens, i):
+        cur.append(tok)  # "outperforms five strong baselines": how many, part of the phrase
+        return i + 1
+    if low in _END_PUNCT or (low in _DASHES and not inside_word) or tok.like_num or _words(cur) > 9 \
+            or (not inside_word and _stop_here(tokens, i, c.stops, c.stop_exceptions)):
+        return _STOP
+    if not inside_word and low in c.stops_after_noun and cur and _noun_like(cur[-1], c):
+        tail = _participle_tail(s, tokens, i)
+        if not tail:
+            return _STOP  # "models trained on 10x more data", but "separately trained models"
+        cur.extend(tokens[i:i + tail])  # "methods proposed in prior work": the text's words, whole
+        return i + tail
+    cur.append(tok)
+    return i + 1
 
 
 def _gerund(tok: Token, c) -> bool:

@@ -23,9 +23,7 @@ change to the relation rules needs the values measured again
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from kg import rules
 from kg.entities.entity import fold_name
@@ -69,13 +67,9 @@ class RelationConfidence:
         return relations
 
 
-def relation_confidence(extra: Iterable[str | Path] = ()) -> RelationConfidence:
+@rules.compiled
+def relation_confidence(extra: tuple[str, ...]) -> RelationConfidence:
     """The values of the "confidence" rule family, with the user's rules files `extra`."""
-    return _relation_confidence(tuple(str(p) for p in extra))
-
-
-@lru_cache(maxsize=16)
-def _relation_confidence(extra: tuple[str, ...]) -> RelationConfidence:
     raw = rules.load("confidence", extra)
     return RelationConfidence(*(_checked(raw, key) for key in KEYS))
 

@@ -6,17 +6,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from typing import Iterable
+from functools import cached_property, partial
+from typing import Iterable, NamedTuple
 
 from kg import rules
 from kg.nlp.scanning import FOLDS, head_starts, heads, heads_show_matches, matches_at
+from kg.rules import any_of
 
-
-def _alt(pieces: Iterable[str]) -> str:
-    """One alternation of the regex `pieces`, longest first (so that of two
-    pieces matching at one place the longer is tried first; none match nothing)."""
-    return rules.any_of(sorted(pieces, key=len, reverse=True))
+# Every list of relation cues is tried longest piece first (kg.rules.any_of).
+_longest_first = partial(any_of, longest_first=True)
 
 
 class Places:
@@ -229,7 +227,7 @@ def _by_first_word(phrases: list[str]) -> dict[str, tuple[tuple[str, ...], ...]]
 
 def _words(pieces: list[str]) -> str:
     r"""`\b(?:piece|...)\b`: whole words or phrases."""
-    return rf"\b{_alt(pieces)}\b"
+    return rf"\b{_longest_first(pieces)}\b"
 
 
 def _join(words: str) -> str:
@@ -251,7 +249,7 @@ def list_join(separators: Iterable[str]) -> str:
     " and ", ", or ", " & ", " / ")."""
     seps = list(separators)
     joins = seps + [f", {w}" for w in seps if w[:1].isalnum()]
-    return rf"\s*{_alt([_join(j) for j in joins] or ['(?!)'])}"
+    return rf"\s*{_longest_first([_join(j) for j in joins] or ['(?!)'])}"
 
 
 def _clause_break(breaks: list[str]) -> re.Pattern:
@@ -259,116 +257,156 @@ def _clause_break(breaks: list[str]) -> re.Pattern:
     the breaks begin with (derived from them), so that a scan of a sentence
     passes over every other character at once: the same matches, about three
     times as fast."""
-    plain = _alt([re.escape(b) if not b[0].isalnum() else rf"\b{re.escape(b)}\b" for b in breaks])
+    plain = _longest_first([re.escape(b) if not b[0].isalnum() else rf"\b{re.escape(b)}\b" for b in breaks])
     if not breaks:
         return re.compile(plain, re.I)
     return re.compile(rf"(?=[{''.join(sorted({re.escape(b[0]) for b in breaks}))}]){plain}", re.I)
 
 
-def cues(extra: Iterable[str] = ()) -> Cues:
-    """The relation cues, with the changes of the user's rules files `extra`."""
-    return _cues(tuple(str(p) for p in extra))
+class _Alternations(NamedTuple):
+    """The alternations and lists several groups of cues are built from."""
+
+    verbs: str
+    nouns: str
+    comparatives: str
+    gains: str
+    improve_of: str
+    over: str
+    compared: list[str]
+    baseline_after: list[str]  # "over" and "compared to" both name the baseline after a gain
+    margin: str
+    definite: list[str]
+    self_pieces: list[str]
+    it_pieces: list[str]
+    breaks: list[str]
+    separators: list[str]
+    lexicon: dict
 
 
-@lru_cache(maxsize=16)
-def _cues(extra: tuple[str, ...]) -> Cues:
-    data = rules.load("relation_cues", extra)
-    lexicon = rules.load("lexicon", extra)
-    verbs = _alt(data["improve_verbs"])
-    nouns = _alt(data["improve_nouns_over"])
-    comparatives = _alt(data["comparatives"])
-    gains = _alt(data["gain_words"])
-    improve_of = _alt(data["improve_of"])
-    over = _alt(data["over_words"])
-    compared = data["compared_to"]
-    # "over" and "compared to" both name the baseline after a gain.
-    baseline_after = data["over_words"] + compared
-    self_pieces = [rf"{word}\s+(?:[\w-]+\s+){{0,3}}?{_alt(data['method_nouns'])}s?\b" for word in data["own_markers"]] \
+def _alternations(data: dict, lexicon: dict, separators: list[str]) -> _Alternations:
+    self_pieces = [rf"{word}\s+(?:[\w-]+\s+){{0,3}}?{_longest_first(data['method_nouns'])}s?\b" for word in data["own_markers"]] \
         + [rf"{word}\b" for word in data["self_reference"]]
     # "it" as a subject: not right after a word that makes it an object ("compared with it", "makes it").
     it_pieces = [r"it\s" + "".join(rf"(?<!\b{w}\sit\s)" for w in data["not_before_subject_it"]),
                  # "its advantage over": the text given ends where the cue word starts.
                  r"its\s+(?:[\w-]+\s+){0,2}$"]
-    definite = data["definite_determiners"]
-    # A word that opens a clause with a subject of its own opens a clause.
-    breaks = list(dict.fromkeys(data["clause_breaks"] + data["subject_clause_openers"]))
-    margin = _alt(data["margin_units"])
-    separators = rules.load("entity_patterns", extra)["list_separators"]
-    return Cues(
-        improve_verb=_cue(rf"\b{verbs}\b", data["improve_verbs"]),
+    return _Alternations(
+        verbs=_longest_first(data["improve_verbs"]),
+        nouns=_longest_first(data["improve_nouns_over"]),
+        comparatives=_longest_first(data["comparatives"]),
+        gains=_longest_first(data["gain_words"]),
+        improve_of=_longest_first(data["improve_of"]),
+        over=_longest_first(data["over_words"]),
+        compared=data["compared_to"],
+        baseline_after=data["over_words"] + data["compared_to"],
+        margin=_longest_first(data["margin_units"]),
+        definite=data["definite_determiners"],
+        self_pieces=self_pieces,
+        it_pieces=it_pieces,
+        # A word that opens a clause with a subject of its own opens a clause.
+        breaks=list(dict.fromkeys(data["clause_breaks"] + data["subject_clause_openers"])),
+        separators=separators,
+        lexicon=lexicon,
+    )
+
+
+@rules.compiled
+def cues(extra: tuple[str, ...]) -> Cues:
+    """The relation cues, with the changes of the user's rules files `extra`."""
+    data = rules.load("relation_cues", extra)
+    a = _alternations(data, rules.load("lexicon", extra), rules.load("entity_patterns", extra)["list_separators"])
+    return Cues(**_comparison_cues(data, a), **_reference_cues(data, a), **_baseline_cues(data, a))
+
+
+def _comparison_cues(data: dict, a: _Alternations) -> dict:
+    """The cues of a comparison and its margin, and of a result."""
+    return dict(
+        improve_verb=_cue(rf"\b{a.verbs}\b", data["improve_verbs"]),
         # "than" after a comparative, a few words apart; "more than 10%" is a qualifier, not a comparison.
-        comparative_than=_cue(rf"\b{comparatives}\b(?:\s+[\w-]+){{0,3}}?\s+than\b(?!\s+[\d.]+)", data["comparatives"]),
-        gain_over=_cue(rf"\b{nouns}\b(?:[^.;:]|\.(?=\d)){{0,60}}?\b{_alt(baseline_after)}\b", data["improve_nouns_over"]),
+        comparative_than=_cue(rf"\b{a.comparatives}\b(?:\s+[\w-]+){{0,3}}?\s+than\b(?!\s+[\d.]+)", data["comparatives"]),
+        gain_over=_cue(rf"\b{a.nouns}\b(?:[^.;:]|\.(?=\d)){{0,60}}?\b{_longest_first(a.baseline_after)}\b", data["improve_nouns_over"]),
         # "from" names the baseline only right after the gain's number: "gains from pre-training" name a source.
-        gain_from=_cue(rf"\b{nouns}\s+of\s+(?:{_alt(data['number_qualifiers'])}\s+)*[+\u2212]?\d+(?:\.\d+)?\s?(?:%|{margin})?\s+from\s",
+        gain_from=_cue(rf"\b{a.nouns}\s+of\s+(?:{_longest_first(data['number_qualifiers'])}\s+)*[+\u2212]?\d+(?:\.\d+)?\s?(?:%|{a.margin})?\s+from\s",
                        data["improve_nouns_over"]),
         # "improves over", "improves final test accuracy over"; "on" only right after the verb's object.
-        improve_over=_cue(rf"\b{_alt(data['improve_on_verbs'])}\s+(?:(?:[\w-]+\s+){{0,4}}?{over}|(?:[\w-]+\s+){{0,2}}?on)\b",
+        improve_over=_cue(rf"\b{_longest_first(data['improve_on_verbs'])}\s+(?:(?:[\w-]+\s+){{0,4}}?{a.over}|(?:[\w-]+\s+){{0,2}}?on)\b",
                           data["improve_on_verbs"]),
-        compared_to=_cue(rf"\b{_alt(compared)}\s", compared),
-        gain_context=_cue(rf"\b(?:{comparatives}|{gains}|{improve_of})\b",
+        compared_to=_cue(rf"\b{_longest_first(a.compared)}\s", a.compared),
+        gain_context=_cue(rf"\b(?:{a.comparatives}|{a.gains}|{a.improve_of})\b",
                           data["comparatives"] + data["gain_words"] + data["improve_of"]),
-        # "needing only 4 passes compared to ...": a small number said to be small, up to three words after it.
-        saving_before=re.compile(rf"\b{_alt(data['saving_words'])}\s+(?:[\w-]+\s+)?\d[\d.,]*\s*(?:%|{margin})?"
+        # "needing only 4 passes a.compared to ...": a small number said to be small, up to three words after it.
+        saving_before=re.compile(rf"\b{_longest_first(data['saving_words'])}\s+(?:[\w-]+\s+)?\d[\d.,]*\s*(?:%|{a.margin})?"
                                  rf"(?:\s+[\w-]+){{0,3}}\s+$", re.I),
         # Not the second half of a compound: "an Autoencoder-enhanced model".
-        improve_object=_cue(rf"(?<!-)\b{_alt(data['improve_object_verbs'])}\s+", data["improve_object_verbs"]),
-        improve_of_before=re.compile(rf"\b{improve_of}\s+(?:the\s+)?$", re.I),
+        improve_object=_cue(rf"(?<!-)\b{_longest_first(data['improve_object_verbs'])}\s+", data["improve_object_verbs"]),
+        improve_of_before=re.compile(rf"\b{a.improve_of}\s+(?:the\s+)?$", re.I),
         possessive_object=re.compile(r"['\u2019]s\s"),
-        improve_of=_cue(rf"\b{improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+|\([\w@-]+\)\s+){{0,5}}?(?:of|for)\s+", data["improve_of"]),
-        # "+2.1 BLEU over X", "1.2 F1 points over X": a metric's name may stand between a margin and its unit.
+        improve_of=_cue(rf"\b{a.improve_of}\s+(?:the\s+)?(?:[\w@-]+\s+|\([\w@-]+\)\s+){{0,5}}?(?:of|for)\s+", data["improve_of"]),
+        # "+2.1 BLEU a.over X", "1.2 F1 points a.over X": a metric's name may stand between a a.margin and its unit.
         margin_over=_cue(
-            rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{margin})?(?:\s+{_METRIC_WORD})?(?:\s+{margin})?"
-            rf"|\d+(?:\.\d+)?\s?{margin}|\d+(?:\.\d+)?\s+{_METRIC_WORD}\s+{margin})"
-            rf"\s+(?:{gains}\s+)?{_alt(baseline_after)}\s", (), needs=baseline_after),
-        percent_over=_cue(rf"(?<![\w.])\d+(?:\.\d+)?(?:\s?%|\s+{_METRIC_WORD})\s+(?:{gains}\s+)?{_alt(baseline_after)}\s",
-                          (), needs=baseline_after),
-        achieve_verb=_cue(rf"\b{_alt(data['achieve_verbs'])}\b", data["achieve_verbs"]),
-        gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{gains}\b", re.I),
+            rf"(?<![\w.])(?:[+\u2212]\d+(?:\.\d+)?\s?(?:%|{a.margin})?(?:\s+{_METRIC_WORD})?(?:\s+{a.margin})?"
+            rf"|\d+(?:\.\d+)?\s?{a.margin}|\d+(?:\.\d+)?\s+{_METRIC_WORD}\s+{a.margin})"
+            rf"\s+(?:{a.gains}\s+)?{_longest_first(a.baseline_after)}\s", (), needs=a.baseline_after),
+        percent_over=_cue(rf"(?<![\w.])\d+(?:\.\d+)?(?:\s?%|\s+{_METRIC_WORD})\s+(?:{a.gains}\s+)?{_longest_first(a.baseline_after)}\s",
+                          (), needs=a.baseline_after),
+        achieve_verb=_cue(rf"\b{_longest_first(data['achieve_verbs'])}\b", data["achieve_verbs"]),
+        gain_after=re.compile(rf"^\s*(?:[\w-]+\s+){{0,2}}?{a.gains}\b", re.I),
         gain_before=_cue(
-            rf"(?:\b{_alt(data['margin_before'])}|\b{gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?)"
-            rf"\s+(?:{_alt(data['number_qualifiers'])}\s+)*~?$", data["margin_before"] + data["gain_words"]),
-        report_verb=re.compile(rf"\b{_alt(data['report_verbs'])}\b", re.I),
-        release_verb=re.compile(rf"\b{_alt(data['release_verbs'])}", re.I),
-        instrument=re.compile(rf"\b{_alt(data['instrument_words'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
-        evaluated_object=re.compile(rf"\b{_alt(data['evaluate_verbs'])}(?:\s+(?:of|on))?\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
-        evaluation=_cue(rf"\b{_alt(data['evaluation'])}", data["evaluation"]),
-        self_reference=_cue(rf"\b{_alt(self_pieces)}", self_pieces),
-        it_reference=_cue(rf"\b{_alt(it_pieces)}", it_pieces),
-        carried_reference=_cue(rf"\b{_alt(data['carried_reference'])}\b", data["carried_reference"]),
+            rf"(?:\b{_longest_first(data['margin_before'])}|\b{a.gains}(?:\s+(?:of|by|in\s+(?:[\w@-]+\s+){{1,4}}?of))?)"
+            rf"\s+(?:{_longest_first(data['number_qualifiers'])}\s+)*~?$", data["margin_before"] + data["gain_words"]),
+        report_verb=re.compile(rf"\b{_longest_first(data['report_verbs'])}\b", re.I),
+        release_verb=re.compile(rf"\b{_longest_first(data['release_verbs'])}", re.I),
+        instrument=re.compile(rf"\b{_longest_first(data['instrument_words'])}\s+(?:(?:the|a|an)\s+)?$", re.I),
+        evaluated_object=re.compile(rf"\b{_longest_first(data['evaluate_verbs'])}(?:\s+(?:of|on))?\s+(?:[\w-]+\s+){{0,3}}?$", re.I),
+        evaluation=_cue(rf"\b{_longest_first(data['evaluation'])}", data["evaluation"]),
+    )
+
+
+def _reference_cues(data: dict, a: _Alternations) -> dict:
+    """The cues of who a sentence is about, and of where its clauses break."""
+    return dict(
+        self_reference=_cue(rf"\b{_longest_first(a.self_pieces)}", a.self_pieces),
+        it_reference=_cue(rf"\b{_longest_first(a.it_pieces)}", a.it_pieces),
+        carried_reference=_cue(rf"\b{_longest_first(data['carried_reference'])}\b", data["carried_reference"]),
         definite_reference=_cue(
-            rf"\b{_alt(definite)}\s+(?!{_alt(data['baseline_modifiers'] + data['definite_not_modifiers'])}\b)"
-            rf"(?:[\w-]+\s+)?{_alt(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!{_alt(data['definite_not_before'])}\b)",
-            definite),
+            rf"\b{_longest_first(a.definite)}\s+(?!{_longest_first(data['baseline_modifiers'] + data['definite_not_modifiers'])}\b)"
+            rf"(?:[\w-]+\s+)?{_longest_first(data['definite_nouns'])}\s+(?-i:(?![A-Z\d]))(?!{_longest_first(data['definite_not_before'])}\b)",
+            a.definite),
         # "our asynchronous diffusion models": one lower-case word may describe the paper's own method first.
-        own_before_name=re.compile(rf"\b{_alt(data['own_before_name'])}\s+(?-i:[a-z][\w-]*\s+)?$", re.I),
-        determiner_before=re.compile(rf"\b{_alt(definite)}\s+$", re.I),
-        method_noun_after=re.compile(rf"\s+{_alt(data['method_nouns'])}s?\b", re.I),
-        sentence_opener=re.compile(rf"^\s*(?:{_alt(data['sentence_openers'])},?\s+)?$", re.I),
+        own_before_name=re.compile(rf"\b{_longest_first(data['own_before_name'])}\s+(?-i:[a-z][\w-]*\s+)?$", re.I),
+        determiner_before=re.compile(rf"\b{_longest_first(a.definite)}\s+$", re.I),
+        method_noun_after=re.compile(rf"\s+{_longest_first(data['method_nouns'])}s?\b", re.I),
+        sentence_opener=re.compile(rf"^\s*(?:{_longest_first(data['sentence_openers'])},?\s+)?$", re.I),
         yardstick=re.compile(rf"{_words(data['yardsticks'])}[^,;.]{{0,50}}$", re.I),
-        parity=_cue(rf"\b{_alt(data['yardsticks'])}\s+", data["yardsticks"]),
+        parity=_cue(rf"\b{_longest_first(data['yardsticks'])}\s+", data["yardsticks"]),
         advantage=re.compile(rf"(?:[^.;]|\.(?=\d)){{0,50}}?{_words(data['advantage_links'])}(?:[^.;]|\.(?=\d)){{0,60}}?"
-                             rf"\b(?:{comparatives}|{gains}|{improve_of})\b", re.I),
+                             rf"\b(?:{a.comparatives}|{a.gains}|{a.improve_of})\b", re.I),
         compared_before=re.compile(
             # "than X", "of an RNN", "with standard beam search": up to two lower-case words between.
-            rf"\b{_alt(data['compared_before'] + compared)}\s+(?:(?:the|a|an)\s+)?(?-i:[a-z][\w-]*\s+){{0,2}}$", re.I),
-        verb_object_start=re.compile(rf"\s*(?:{_alt(data['verb_object_words'])}\s+)*", re.I),
+            rf"\b{_longest_first(data['compared_before'] + a.compared)}\s+(?:(?:the|a|an)\s+)?(?-i:[a-z][\w-]*\s+){{0,2}}$", re.I),
+        verb_object_start=re.compile(rf"\s*(?:{_longest_first(data['verb_object_words'])}\s+)*", re.I),
         lower_is_better=re.compile(_words(data["lower_is_better"]), re.I),
-        clause_break=_clause_break(breaks),
-        next_by=re.compile(rf"\s*{_alt(data['next_margin_words'])}\s+(?:[^,;.()]|\.(?=\d)){{1,40}}?"
-                           rf"{_alt([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
-        subject_clause=re.compile(rf"\b{_alt(data['subject_clause_openers'])}\s+", re.I),
-        setting_opener=re.compile(rf"\W*{_alt([re.escape(w) for w in data['setting_openers']])}\s+(?-i:[a-z])", re.I),
-        pronoun_object=re.compile(rf"\s*{_alt([re.escape(w) for w in data['pronoun_objects']])}\b", re.I),
+        clause_break=_clause_break(a.breaks),
+        next_by=re.compile(rf"\s*{_longest_first(data['next_margin_words'])}\s+(?:[^,;.()]|\.(?=\d)){{1,40}}?"
+                           rf"{_longest_first([_join(j) for j in data['next_baseline_joins']])}(?:the\s+)?", re.I),
+        subject_clause=re.compile(rf"\b{_longest_first(data['subject_clause_openers'])}\s+", re.I),
+        setting_opener=re.compile(rf"\W*{_longest_first([re.escape(w) for w in data['setting_openers']])}\s+(?-i:[a-z])", re.I),
+        pronoun_object=re.compile(rf"\s*{_longest_first([re.escape(w) for w in data['pronoun_objects']])}\b", re.I),
+    )
+
+
+def _baseline_cues(data: dict, a: _Alternations) -> dict:
+    """The cues of where a baseline named in the text's own words begins and ends."""
+    return dict(
         # the clause's subject: first (after an article) and at most three words before the cue
-        earlier_work=re.compile(rf"\s*(?:{_alt([re.escape(w) for w in data['baseline_drop_first']])}\s+)?"
-                                rf"{_alt([re.escape(w) for w in data['baseline_modifiers']])}(?:\s+[\w-]+){{0,2}}?"
-                                rf"\s+{_alt([re.escape(w) for w in data['baseline_heads']])}(?:\s+[\w-]+){{0,3}}\s*",
+        earlier_work=re.compile(rf"\s*(?:{_longest_first([re.escape(w) for w in data['baseline_drop_first']])}\s+)?"
+                                rf"{_longest_first([re.escape(w) for w in data['baseline_modifiers']])}(?:\s+[\w-]+){{0,2}}?"
+                                rf"\s+{_longest_first([re.escape(w) for w in data['baseline_heads']])}(?:\s+[\w-]+){{0,3}}\s*",
                                 re.I),
-        margin_next=re.compile(rf"\s+{_alt(data['next_margin_words'])}\b", re.I),
-        subject_list_join=re.compile(list_join(separators), re.I),
+        margin_next=re.compile(rf"\s+{_longest_first(data['next_margin_words'])}\b", re.I),
+        subject_list_join=re.compile(list_join(a.separators), re.I),
         # An empty list (a user's "replace") matches nothing, not everything.
-        plural_name=re.compile(rf"{_alt(data['plural_name_endings'] or ['(?!)'])}$"),
+        plural_name=re.compile(rf"{_longest_first(data['plural_name_endings'] or ['(?!)'])}$"),
         baseline_heads=frozenset(h.lower() for h in data["baseline_heads"]),
         baseline_modifiers=frozenset(h.lower() for h in data["baseline_modifiers"]),
         not_baseline_plurals=frozenset(h.lower() for h in data["not_baseline_plurals"]),
@@ -377,7 +415,7 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         drop_first=frozenset(w.lower() for w in data["baseline_drop_first"]),
         stops=_by_first_word(data["baseline_stop"]),
         stop_exceptions=_by_first_word(data["baseline_stop_exceptions"]),
-        trailing_exception=re.compile(rf"\s+{_alt([re.escape(e) for e in data['baseline_stop_exceptions']])}$", re.I),
+        trailing_exception=re.compile(rf"\s+{_longest_first([re.escape(e) for e in data['baseline_stop_exceptions']])}$", re.I),
         baseline_phrase=re.compile(_words(data["baseline_phrases"]), re.I),
         own_words=frozenset(w.lower() for w in data["own_words"]),
         own_first_words=frozenset(w.lower() for w in data["own_first_words"]),
@@ -385,14 +423,14 @@ def _cues(extra: tuple[str, ...]) -> Cues:
         participle_preps=frozenset(w.lower() for w in data["baseline_participle_preps"]),
         participle_settings=frozenset(w.lower() for w in data["baseline_participle_settings"]),
         compound_participles=frozenset(w.lower() for w in data["baseline_compound_participles"]),
-        repeated_preposition=re.compile(rf"\b(?:{_alt(baseline_after)}|than)\s", re.I),
-        leading_of=re.compile(rf"^{_alt(data['baseline_leading_of'])}\s+of\s+", re.I),
-        example_marker=re.compile(rf"^\s*{_alt(data['example_markers'])}\s*", re.I),
-        example_in=re.compile(rf",?\s*\(?\b{_alt(data['example_markers'])}\s*", re.I),
-        not_baseline_after=re.compile(rf"\b{_alt(data['not_baseline_after'])}\s+$", re.I),
-        list_separators=frozenset(separators),
-        coordinators=frozenset(w for w in separators if w[:1].isalnum()),
+        repeated_preposition=re.compile(rf"\b(?:{_longest_first(a.baseline_after)}|than)\s", re.I),
+        leading_of=re.compile(rf"^{_longest_first(data['baseline_leading_of'])}\s+of\s+", re.I),
+        example_marker=re.compile(rf"^\s*{_longest_first(data['example_markers'])}\s*", re.I),
+        example_in=re.compile(rf",?\s*\(?\b{_longest_first(data['example_markers'])}\s*", re.I),
+        not_baseline_after=re.compile(rf"\b{_longest_first(data['not_baseline_after'])}\s+$", re.I),
+        list_separators=frozenset(a.separators),
+        coordinators=frozenset(w for w in a.separators if w[:1].isalnum()),
         join_phrases=_by_first_word(data["baseline_join_phrases"]),
-        not_names=frozenset(lexicon["not_names"]),
-        adjective_suffixes=frozenset(w.lower() for w in lexicon["adjective_suffixes"]),
+        not_names=frozenset(a.lexicon["not_names"]),
+        adjective_suffixes=frozenset(w.lower() for w in a.lexicon["adjective_suffixes"]),
     )

@@ -12,8 +12,8 @@ from typing import Iterable, Sequence
 from kg.relations.found import FoundRelations
 from kg.relations.improves_over import Comparison
 from kg.relations.metric_dataset import is_training_data
-from kg.relations.sentence import Mention, Sentence
 from kg.relations.results import ResultRules, rules_of
+from kg.relations.sentence import Mention, Sentence
 from kg.relations.subjects import find_subject, refers_to_proposal
 
 

@@ -7,14 +7,19 @@ rules which numbers are margins rather than scores."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kg.relations.baselines import Baseline, baselines_from
 from kg.relations.found import FoundRelations
-from kg.relations.metric_dataset import dataset_near, metric_near, next_starts, number_run_end
+from kg.relations.metric_dataset import (
+    dataset_near,
+    metric_near,
+    next_starts,
+    number_run_end,
+)
 from kg.relations.numbers import Quantity, number_reader
-from kg.relations.sentence import Sentence, open_bracket, run_of
 from kg.relations.results import previous_in_list, rules_of, score_list, unit_fits
+from kg.relations.sentence import Sentence, open_bracket, run_of
 from kg.relations.subjects import find_subject
 
 
@@ -32,17 +37,44 @@ class Comparison:
 DIGIT = re.compile(r"\d")  # the digits margin_over's \d matches, Unicode ones included
 
 
+@dataclass
+class _Cued:
+    """Where the comparisons of a sentence begin: (cue start, where its
+    baselines start) pairs, and the kinds of object some of them have."""
+
+    starts: list[tuple[int, int]] = field(default_factory=list)
+    parity: set[int] = field(default_factory=set)  # "comparable accuracy to X": matched, beaten on an advantage
+    direct: set[int] = field(default_factory=set)  # "improves BERT": the method improved is the object
+    of_method: set[int] = field(default_factory=set)  # "improves the accuracy of BERT"
+    own_of: set[int] = field(default_factory=set)  # "reduces the WER of an ASR model": in the text's own words
+    referred: dict[int, int] = field(default_factory=dict)  # cue start -> where its pronoun ends
+
+
 def find_comparisons(s: Sentence) -> list[Comparison]:
     """Every improvement cue of the sentence with its subject and baselines."""
-    c = s.cues
-    text = s.text
-    found: list[Comparison] = []
     if s.main is None and not s.of("Method"):
-        return found  # no method named and no proposal: no comparison has a subject (see find_subject)
-    may = c.triggered(s.lower)
+        return []  # no method named and no proposal: no comparison has a subject (see find_subject)
+    may = s.cues.triggered(s.lower)
     if not may:
-        return found
-    starts: list[tuple[int, int]] = []  # (cue start, where the baselines start)
+        return []
+    cued = _cued(s, may)
+    found: list[Comparison] = []
+    taken: list[tuple[int, int]] = []
+    for cue_start, obj_start in sorted(cued.starts):
+        if any(a <= obj_start < b for a, b in taken):
+            continue
+        comp = _comparison(s, cue_start, obj_start, cued)
+        if comp is not None:
+            taken.append((obj_start, comp.end))
+            found.append(comp)
+    return found
+
+
+def _cued(s: Sentence, may) -> _Cued:
+    """Where the comparisons the triggered cues `may` find begin."""
+    c, text = s.cues, s.text
+    cued = _Cued()
+    starts = cued.starts
     for name in ("improve_verb", "comparative_than", "gain_over", "gain_from", "improve_over"):
         if name in may:
             starts += [(m.start(), m.end()) for m in getattr(c, name).finditer(text, s.places)]
@@ -60,72 +92,63 @@ def find_comparisons(s: Sentence) -> list[Comparison]:
                 starts.append((cue_start, other.end()))
             elif gainful or c.saving_before.search(text, max(0, cue_start - 80), cue_start):
                 starts.append((cue_start, obj_start))
-    # "comparable accuracy to X, with 10x fewer parameters": X is matched, and beaten on the advantage.
-    parity: set[int] = set()
     if "parity" in may:
         for m in c.parity.finditer(text, s.places):
-            parity.add(m.end())
+            cued.parity.add(m.end())
             starts.append((m.start(), m.end()))
-    # "improves BERT", "enhances existing retrievers": the method improved is the object.
-    direct: set[int] = set()
     if "improve_object" in may:
         for m in c.improve_object.finditer(text, s.places):
-            direct.add(m.end())
+            cued.direct.add(m.end())
             starts.append((m.start(), m.end()))
-    # "improves the accuracy of BERT": the method whose result is improved.
-    methods = s.of("Method")
-    of_method: set[int] = set()
-    own_of: set[int] = set()  # "reduces the WER of an ASR model": a model of a task, in the text's own words
     if "improve_of" in may:
+        methods = s.of("Method")
         ends = {m.end() for m in c.improve_of.finditer(text, s.places)}
         # "lowers BERT's latency": the method whose measure is improved, named with a possessive.
         ends |= {meth.start for meth in methods if c.possessive_object.fullmatch(text, meth.end, meth.end + 3)
                  and c.improve_of_before.search(text, max(0, meth.start - 40), meth.start)}
         starts += [(meth.start - 1, meth.start) for meth in methods if meth.start in ends]
-        of_method = {meth.start for meth in methods if meth.start in ends}
-        own_of = ends - of_method
-        starts += [(end - 1, end) for end in sorted(own_of)]
+        cued.of_method = {meth.start for meth in methods if meth.start in ends}
+        cued.own_of = ends - cued.of_method
+        starts += [(end - 1, end) for end in sorted(cued.own_of)]
     # "matches X on A and outperforms it on B": "it" stands for the yardstick named before.
-    referred: dict[int, int] = {}  # cue start -> where its pronoun ends
-    if parity:
+    if cued.parity:
         for k, (cue_start, obj_start) in enumerate(starts):
-            before = [p for p in parity if p <= cue_start]
-            pronoun = c.pronoun_object.match(text, obj_start) if before and obj_start not in parity else None
+            before = [p for p in cued.parity if p <= cue_start]
+            pronoun = c.pronoun_object.match(text, obj_start) if before and obj_start not in cued.parity else None
             if pronoun:
                 starts[k] = (cue_start, max(before))
-                referred[cue_start] = pronoun.end()
-    starts.sort()
-    taken: list[tuple[int, int]] = []
-    for cue_start, obj_start in starts:
-        if any(a <= obj_start < b for a, b in taken):
-            continue
-        subject, conf = find_subject(s, cue_start, compared=True)
-        if subject is None:
-            subject, conf = _fronted_subject(s, cue_start, obj_start)
-        if subject is None and obj_start not in of_method and obj_start not in own_of:
-            subject, conf = _reported_subject(s, cue_start)
-        if subject is None:
-            continue
-        baselines = baselines_from(s, obj_start, subject)
-        # Not the subject itself, nor the subject's name with kind words ("Starbucks models").
-        baselines = [b for b in baselines if b.name != subject and not b.name.startswith(subject + " ")]
-        if obj_start in direct and baselines and not _direct_object(s, obj_start, baselines[0]):
-            continue
-        if obj_start in own_of and baselines and not _task_model(s, obj_start, baselines[0]):
-            continue
-        if not baselines:
-            continue
-        baselines += _coordinated(s, max(b.end for b in baselines), subject)
-        if obj_start in own_of:
-            baselines += _measure_of_next(s, max(b.end for b in baselines), subject)
-        end = referred.get(cue_start, max(b.end for b in baselines))  # "... outperforms it": what follows "it"
-        if obj_start in parity and cue_start not in referred and not c.advantage.match(text, end):
-            continue  # "on par with X" and no more: X is matched, not beaten
-        taken.append((obj_start, end))
-        comp = Comparison(subject, baselines, cue_start, end)
-        comp.aside = _aside(s, comp)  # once here: the margin pass and owns_gain (achieves) both ask
-        found.append(comp)
-    return found
+                cued.referred[cue_start] = pronoun.end()
+    return cued
+
+
+def _comparison(s: Sentence, cue_start: int, obj_start: int, cued: _Cued) -> Comparison | None:
+    """The comparison a cue at `cue_start` makes with what is written from
+    `obj_start` on: its subject and the baselines it beats, or None."""
+    subject, conf = find_subject(s, cue_start, compared=True)
+    if subject is None:
+        subject, conf = _fronted_subject(s, cue_start, obj_start)
+    if subject is None and obj_start not in cued.of_method and obj_start not in cued.own_of:
+        subject, conf = _reported_subject(s, cue_start)
+    if subject is None:
+        return None
+    baselines = baselines_from(s, obj_start, subject)
+    # Not the subject itself, nor the subject's name with kind words ("Starbucks models").
+    baselines = [b for b in baselines if b.name != subject and not b.name.startswith(subject + " ")]
+    if obj_start in cued.direct and baselines and not _direct_object(s, obj_start, baselines[0]):
+        return None
+    if obj_start in cued.own_of and baselines and not _task_model(s, obj_start, baselines[0]):
+        return None
+    if not baselines:
+        return None
+    baselines += _coordinated(s, max(b.end for b in baselines), subject)
+    if obj_start in cued.own_of:
+        baselines += _measure_of_next(s, max(b.end for b in baselines), subject)
+    end = cued.referred.get(cue_start, max(b.end for b in baselines))  # "... outperforms it": what follows "it"
+    if obj_start in cued.parity and cue_start not in cued.referred and not s.cues.advantage.match(s.text, end):
+        return None  # "on par with X" and no more: X is matched, not beaten
+    comp = Comparison(subject, baselines, cue_start, end)
+    comp.aside = _aside(s, comp)  # once here: the margin pass and owns_gain (achieves) both ask
+    return comp
 
 
 _MEASURE_OF = re.compile(r"(?:[\w-]+\s+|\([\w@-]+\)\s+){1,5}?of\s+")

@@ -9,8 +9,14 @@ from __future__ import annotations
 import re
 
 from kg.relations.numbers import Quantity, number_reader, runs
+from kg.relations.results import (
+    named_for_training,
+    respective,
+    rules_of,
+    score_list,
+    unit_fits,
+)
 from kg.relations.sentence import Mention, Sentence, end_of_clause, start_of_clause
-from kg.relations.results import named_for_training, respective, rules_of, score_list, unit_fits
 
 
 def metric_near(s: Sentence, q: Quantity, run_end: int) -> str | None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Iterable
 
 from kg import rules
@@ -222,13 +221,9 @@ class NumberReader:
         return out
 
 
-def number_reader(extra: Iterable[str] = ()) -> NumberReader:
+@rules.compiled
+def number_reader(extra: tuple[str, ...]) -> NumberReader:
     """The reader with the units of the user's rules files `extra`."""
-    return _number_reader(tuple(str(p) for p in extra))
-
-
-@lru_cache(maxsize=16)
-def _number_reader(extra: tuple[str, ...]) -> NumberReader:
     return NumberReader(rules.load("units", extra))
 
 

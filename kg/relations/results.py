@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from kg import rules
+from kg.relations.cues import list_join
 from kg.relations.numbers import Quantity
-from kg.relations.cues import _alt, list_join
 from kg.relations.sentence import Mention, Sentence, open_bracket, run_of
+from kg.rules import any_of
 
 
 @dataclass(frozen=True)
@@ -68,71 +68,67 @@ class ResultRules:
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
-def result_rules(extra: Iterable[str] = ()) -> ResultRules:
+@rules.compiled
+def result_rules(extra: tuple[str, ...]) -> ResultRules:
     """The result rules, with the changes of the user's rules files `extra`."""
-    return _result_rules(tuple(str(p) for p in extra))
-
-
-@lru_cache(maxsize=16)
-def _result_rules(extra: tuple[str, ...]) -> ResultRules:
     data = rules.load("results", extra)
     # "by up to 3x": the relation rules' words between a margin's cue and its number.
-    qualifiers = rf"(?:{_alt(rules.load('relation_cues', extra)['number_qualifiers'])}\s+)*"
-    approximate = rf"(?:{_alt(data['approximate_words'])}\s+)?"  # "a score of about 69.3"
+    qualifiers = rf"(?:{any_of(rules.load('relation_cues', extra)['number_qualifiers'], longest_first=True)}\s+)*"
+    approximate = rf"(?:{any_of(data['approximate_words'], longest_first=True)}\s+)?"  # "a score of about 69.3"
     return ResultRules(
         # The cue, then at most a few words (a metric's name, "of", "at") and no other number.
         baseline_score=re.compile(
-            rf"\b{_alt(data['baseline_score_before'])}(?:\s+|\s*[:=(]\s*)"
-            rf"(?:(?!{_alt(data['baseline_score_breaks'])}\s)[^\s\d.,;:()]+\s+){{0,4}}?"
-            rf"(?:{_alt(data['possessive_score_links'])}\s+|=\s*|:\s*|\(\s*)?{approximate}~?$", re.I),
-        efficiency=re.compile(rf"\b{_alt(data['efficiency'])}", re.I),
-        respectively=re.compile(rf"\b{_alt(data['respectively'])}\b", re.I),
-        yardstick=re.compile(rf"\b{_alt(data['yardsticks'])}\b", re.I),
-        plain_score=re.compile(rf"\b{_alt(data['plain_scores'])}\s+{approximate}~?$", re.I),
-        plain_score_cue=re.compile(rf"\b{_alt(data['plain_scores'])}\s", re.I),
-        training=re.compile(rf"\b{_alt(data['training_words'])}", re.I),
-        testing=re.compile(rf"\b{_alt(data['test_words'])}", re.I),
-        averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['averaged_over'])}\b", re.I),
-        result_opener=re.compile(rf"\b{_alt(data['result_openers'])}", re.I),
-        qualifier=re.compile(rf"{_alt(data['qualifier_cues'])}\s*~?", re.I),
-        change_before=re.compile(rf"\b{_alt(data['change_before'])}\s+{qualifiers}~?$", re.I),
-        method_link=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,2}}?{_alt(data['method_links'])}\s+(?:the\s+)?", re.I),
+            rf"\b{any_of(data['baseline_score_before'], longest_first=True)}(?:\s+|\s*[:=(]\s*)"
+            rf"(?:(?!{any_of(data['baseline_score_breaks'], longest_first=True)}\s)[^\s\d.,;:()]+\s+){{0,4}}?"
+            rf"(?:{any_of(data['possessive_score_links'], longest_first=True)}\s+|=\s*|:\s*|\(\s*)?{approximate}~?$", re.I),
+        efficiency=re.compile(rf"\b{any_of(data['efficiency'], longest_first=True)}", re.I),
+        respectively=re.compile(rf"\b{any_of(data['respectively'], longest_first=True)}\b", re.I),
+        yardstick=re.compile(rf"\b{any_of(data['yardsticks'], longest_first=True)}\b", re.I),
+        plain_score=re.compile(rf"\b{any_of(data['plain_scores'], longest_first=True)}\s+{approximate}~?$", re.I),
+        plain_score_cue=re.compile(rf"\b{any_of(data['plain_scores'], longest_first=True)}\s", re.I),
+        training=re.compile(rf"\b{any_of(data['training_words'], longest_first=True)}", re.I),
+        testing=re.compile(rf"\b{any_of(data['test_words'], longest_first=True)}", re.I),
+        averaged=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{any_of(data['averaged_over'], longest_first=True)}\b", re.I),
+        result_opener=re.compile(rf"\b{any_of(data['result_openers'], longest_first=True)}", re.I),
+        qualifier=re.compile(rf"{any_of(data['qualifier_cues'], longest_first=True)}\s*~?", re.I),
+        change_before=re.compile(rf"\b{any_of(data['change_before'], longest_first=True)}\s+{qualifiers}~?$", re.I),
+        method_link=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,2}}?{any_of(data['method_links'], longest_first=True)}\s+(?:the\s+)?", re.I),
         training_data=re.compile(
-            rf"\b{_alt(data['training_data_links'])}\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){{0,3}}?$", re.I),
-        trained_on=re.compile(rf"\b{_alt(data['trained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$", re.I),
-        pretrained_on=re.compile(rf"\b{_alt(data['pretrained_on_words'])}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$",
+            rf"\b{any_of(data['training_data_links'], longest_first=True)}\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){{0,3}}?$", re.I),
+        trained_on=re.compile(rf"\b{any_of(data['trained_on_words'], longest_first=True)}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$", re.I),
+        pretrained_on=re.compile(rf"\b{any_of(data['pretrained_on_words'], longest_first=True)}\s+(?:[\w-]+\s+){{0,3}}?on\s+(?:the\s+)?$",
                                  re.I),
-        own_dataset_reference=re.compile(rf"\b{_alt(data['own_dataset_references'])}\b", re.I),
-        share_of=re.compile(rf"\s*{_alt(data['share_of'])}\b", re.I),
-        source_from=re.compile(rf"\b{_alt(data['source_words'])}\s+(?:[\w-]+\s+){{0,2}}?from\s+(?:the\s+|previous\s+|earlier\s+)*$", re.I),
-        peer_proposal_verb=re.compile(rf"\b{_alt(data['peer_proposal_verbs'])}", re.I),
-        outcome=re.compile(rf"\b{_alt(data['outcome_words'])}", re.I),
+        own_dataset_reference=re.compile(rf"\b{any_of(data['own_dataset_references'], longest_first=True)}\b", re.I),
+        share_of=re.compile(rf"\s*{any_of(data['share_of'], longest_first=True)}\b", re.I),
+        source_from=re.compile(rf"\b{any_of(data['source_words'], longest_first=True)}\s+(?:[\w-]+\s+){{0,2}}?from\s+(?:the\s+|previous\s+|earlier\s+)*$", re.I),
+        peer_proposal_verb=re.compile(rf"\b{any_of(data['peer_proposal_verbs'], longest_first=True)}", re.I),
+        outcome=re.compile(rf"\b{any_of(data['outcome_words'], longest_first=True)}", re.I),
         score_context=re.compile(
-            rf"\b{_alt(data['score_words'])}\s+(?:{_alt(data['score_qualifiers'])}\s+)?~?$", re.I),
+            rf"\b{any_of(data['score_words'], longest_first=True)}\s+(?:{any_of(data['score_qualifiers'], longest_first=True)}\s+)?~?$", re.I),
         # "compared with 3.17 for DDPM", "versus 86.9% of BERT": the other method's score.
         other_score=re.compile(
             # The number may carry its metric, written as metrics are ("42.8 AP for BarNet", "7.1 mIoU by").
-            rf"\s*(?:{_alt(data['other_score_qualifiers'])}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?"
+            rf"\s*(?:{any_of(data['other_score_qualifiers'], longest_first=True)}\s+)?(?P<num>\d+(?:\.\d+)?)\s?%?"
             rf"(?:\s+(?-i:[^\s\d,;:()]*[A-Z@][^\s,;:()]*))?\s+"
-            rf"{_alt(data['other_score_links'])}\s+(?:the\s+|a\s+|an\s+)?", re.I),
+            rf"{any_of(data['other_score_links'], longest_first=True)}\s+(?:the\s+|a\s+|an\s+)?", re.I),
         possessive_score=re.compile(
-            rf"(?:'|\u2019)s\s+(?:[\w-]+\s+){{0,3}}?{_alt(data['possessive_score_links'])}\s+"
-            rf"(?:{_alt(data['other_score_qualifiers'])}\s+)?", re.I),
-        dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{_alt(data['comparison_dataset_links'])}\s+(?:the\s+)?", re.I),
-        dataset_before=re.compile(rf"\b{_alt(data['dataset_before_links'])}\s+(?:the\s+)?$", re.I),
+            rf"(?:'|\u2019)s\s+(?:[\w-]+\s+){{0,3}}?{any_of(data['possessive_score_links'], longest_first=True)}\s+"
+            rf"(?:{any_of(data['other_score_qualifiers'], longest_first=True)}\s+)?", re.I),
+        dataset_after=re.compile(rf"\s*(?:[\w-]+\s+){{0,6}}?{any_of(data['comparison_dataset_links'], longest_first=True)}\s+(?:the\s+)?", re.I),
+        dataset_before=re.compile(rf"\b{any_of(data['dataset_before_links'], longest_first=True)}\s+(?:the\s+)?$", re.I),
         name_list_join=re.compile(rf"{list_join(rules.load('entity_patterns', extra)['list_separators'])}(?:the\s+)?", re.I),
         # "85.3% on A and 62.1% on B": the words before each number's dataset are dataset_before's.
-        next_in_list=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{_alt(data['dataset_before_links'])}\s+(?:the\s+)?"
+        next_in_list=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{any_of(data['dataset_before_links'], longest_first=True)}\s+(?:the\s+)?"
                                 r"[^,;:()]{1,40}?(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I),
         # "WER of 22.3%", "an FID score of 2.35", "NDCG@10 (nDCG) of 0.72".
         metric_then_value=re.compile(
-            rf"\s*(?:\(\w+\)\s*)?{_alt(data['metric_value_nouns'])}?\s*{_alt(data['metric_value_links'])}?"
-            rf"\s*{_alt(data['metric_value_qualifiers'])}?\s*(?:the\s+)?", re.I),
+            rf"\s*(?:\(\w+\)\s*)?{any_of(data['metric_value_nouns'], longest_first=True)}?\s*{any_of(data['metric_value_links'], longest_first=True)}?"
+            rf"\s*{any_of(data['metric_value_qualifiers'], longest_first=True)}?\s*(?:the\s+)?", re.I),
         # "22.3% WER", "2 points higher in accuracy", "a reduction of 3% in terms of WER".
         value_then_metric=re.compile(
-            rf"\s*(?:{_alt(data['value_metric_words'])}\s+){{0,3}}(?:{_alt(data['value_metric_links'])}\s+)?"
-            rf"(?:{_alt(data['value_metric_skipped'])}\s+)?", re.I),
-        unit_metrics={unit: re.compile(rf"\b{_alt(words)}(?!\w)", re.I) for unit, words in data['unit_metrics'].items()},
+            rf"\s*(?:{any_of(data['value_metric_words'], longest_first=True)}\s+){{0,3}}(?:{any_of(data['value_metric_links'], longest_first=True)}\s+)?"
+            rf"(?:{any_of(data['value_metric_skipped'], longest_first=True)}\s+)?", re.I),
+        unit_metrics={unit: re.compile(rf"\b{any_of(words, longest_first=True)}(?!\w)", re.I) for unit, words in data['unit_metrics'].items()},
         pieces={k: (dict(v) if isinstance(v, dict) else list(v)) for k, v in data.items()},
     )
 

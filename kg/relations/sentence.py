@@ -10,10 +10,10 @@ from typing import Any, NamedTuple, Sequence
 
 from spacy.tokens import Doc
 
-from kg.relations.numbers import NumberReader, Quantity, number_reader, runs
-from kg.relations.cues import Cues, Places
 from kg.entities.entity import settled_entities
 from kg.nlp.tokens import view_columns
+from kg.relations.cues import Cues, Places
+from kg.relations.numbers import NumberReader, Quantity, number_reader, runs
 
 
 class Mention(NamedTuple):

@@ -15,12 +15,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.version import __version__
 from kg.api import to_rows
 from kg.io.atomic import atomic_write_text
 from kg.report import charts
 from kg.report import queries as Q
 from kg.store import KGStore
+from kg.version import __version__
 
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; "
        "form-action 'none'; base-uri 'none'")

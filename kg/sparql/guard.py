@@ -60,8 +60,8 @@ def is_update(text: str) -> bool:
 
 
 def _has_service(node) -> bool:
-    from rdflib.plugins.sparql.parserutils import CompValue
     from pyparsing import ParseResults
+    from rdflib.plugins.sparql.parserutils import CompValue
 
     stack = [node]
     while stack:

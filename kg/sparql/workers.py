@@ -80,7 +80,9 @@ def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> Que
         if job.question:
             from kg.sparql.ready import ready_question, store_spellings
             text = ready_question(job.question).bind(job.params, store_spellings(store))
-        from kg.sparql.prefixes import PREFIXES  # queries need no PREFIX lines for kg's prefixes
+        from kg.sparql.prefixes import (
+            PREFIXES,  # queries need no PREFIX lines for kg's prefixes
+        )
         results = store.query(text, prefixes=PREFIXES, **kw)
         out = serialize(results, job.accepted, job.max_rows, prefixes)
     except SyntaxError as err:

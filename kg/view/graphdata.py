@@ -27,7 +27,17 @@ from urllib.parse import unquote
 import networkx as nx
 import pyoxigraph as ox
 
-from kg.graph.vocab import DCTERMS, ENTITY_CLASS, FABIO, MLKG, MLS, PREFIXES, PROV, RDF, SKOS
+from kg.graph.vocab import (
+    DCTERMS,
+    ENTITY_CLASS,
+    FABIO,
+    MLKG,
+    MLS,
+    PREFIXES,
+    PROV,
+    RDF,
+    SKOS,
+)
 from kg.store import KGStore
 
 # Paper-local baselines ("the previous state of the art") are drawn too, since
