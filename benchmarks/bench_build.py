@@ -13,7 +13,7 @@ real ML papers) up to its length; above it, its passages followed by copies
 with new ids and their sentences shuffled (bench_corpus.py). `--ratio` runs
 `kg extract` and `kg build` on passages.jsonl, alternating, three times each
 (so the machine's noise hits both), and prints the median wall times and
-their ratio (issue 19: at most 1.5).
+their ratio (the target: at most 1.5).
 
 Each build runs in its own process (python3 benchmarks/bench_build.py --child
 ...), so one size's memory never carries into the next. Inside it a thread
@@ -23,10 +23,9 @@ interleave in a streaming build (read, extract, records, graph, store), so
 their peaks are those of the whole streaming phase; canonicalise, export and
 view run after it, one at a time.
 
-Targets (issue 9): 100k abstracts on 2 cores with peak memory under 4 GiB;
-time growing linearly with corpus size (seconds per abstract flat).
-Targets (issue 19): 100k abstracts with --workers 2 in at most 120 s; 1M
-projected by the fitted line in at most 20 min, peak memory under 4 GiB;
+Targets: 100k abstracts with --workers 2 on 2 cores in at most 120 s; 1M
+projected by the fitted line in at most 20 min; peak memory under 4 GiB;
+time growing linearly with corpus size (seconds per abstract flat);
 `--ratio` at most 1.5.
 """
 
@@ -304,11 +303,11 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="corpus sizes (default 10000 100000)")
     ap.add_argument("--workers", type=int, default=1, help="extraction processes (default 1)")
     ap.add_argument("--no-view", action="store_true", help="skip the HTML view")
-    ap.add_argument("--keep", action="store_true", help="keep the build folders under /tmp")
+    ap.add_argument("--keep", action="store_true", help="keep the build folders (in the temporary folder)")
     ap.add_argument("--ratio", action="store_true", help="kg build / kg extract wall time on passages.jsonl")
     ap.add_argument("--with-extract", action="store_true",
                     help="before each build, run kg extract on the same corpus with as many workers, and print "
-                         "build / extract (issue 19: the stages after extraction at most half of it)")
+                         "build / extract (the target: the stages after extraction at most half of it)")
     ap.add_argument("--runs", type=int, default=3, help="--ratio: runs of each (default 3)")
     ap.add_argument("--compare", metavar="TREE", action="append", default=[],
                     help="also time the kg of this checkout, in the same run (repeatable); with --sizes, "

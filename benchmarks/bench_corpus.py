@@ -2,8 +2,8 @@
 
 Copy k of a seed abstract gets a new id and its sentences in a shuffled
 order, so the texts are realistic yet no two are identical (the readers drop
-repeated ids, and identical texts would flatter any cache). Written under
-/tmp, never into the project.
+repeated ids, and identical texts would flatter any cache). Written to the
+system's temporary folder, never into the project.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ depend on how fast or busy the machine is).
     python3 benchmarks/bench_extract.py --copies 10 --workers 1 2 4
     python3 benchmarks/bench_extract.py --input ../shared/bench/scale/passages.jsonl --workers 1
 
-Targets (issue 9): one worker at most 8x the tokenizer's time on the 10x
+Targets: one worker at most 8x the tokenizer's time on the 10x
 corpus; two workers at least 1.6x faster than one. On a busy machine the
 measured speed-up says little, so the last column estimates it for idle
 cores from CPU times: the slower of the main process and the workers' CPU

@@ -1,7 +1,7 @@
 """What Oxigraph's loader alone costs for a build's quads: the floor under the
 `store` stage of `kg build`, whatever the rest of kg does.
 
-    python3 benchmarks/bench_loader.py --build /tmp/kg-bench-build-100000-xxxx   # a kept build (bench_build.py --keep)
+    python3 benchmarks/bench_loader.py --build BUILD_DIR   # a kept build (bench_build.py --keep prints where)
 
 The store of the build is dumped as N-Quads, its papers' graphs are put in a
 random order (a build meets papers in input order, not in the store's key
@@ -17,8 +17,8 @@ runs (`Store.optimize`):
 Prints wall and CPU seconds (all threads of the child, RocksDB's included) and
 peak resident memory of each (for `build` it includes the dump's papers, held
 in memory to feed the loader as a build's workers would). Compare the CPU with `kg extract` of the same
-corpus (bench_build.py --with-extract): issue 19 asks the stages after
-extraction to cost at most half of it.
+corpus (bench_build.py --with-extract): the target is that the stages after
+extraction cost at most half of it.
 """
 
 from __future__ import annotations

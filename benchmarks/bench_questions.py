@@ -1,11 +1,11 @@
 """Latency of every ready question on a large store, through `kg serve` and directly.
 
-    python3 benchmarks/bench_questions.py --store /tmp/kg-100k        # a build folder made before
+    python3 benchmarks/bench_questions.py --store BUILD_DIR        # a build folder made before
     python3 benchmarks/bench_questions.py --size 100000 --workers 2   # builds it first (~4 min and more)
-    python3 benchmarks/bench_questions.py --store /tmp/kg-100k --compare ../main   # and main's questions, taking turns
+    python3 benchmarks/bench_questions.py --store BUILD_DIR --compare ../other-kg   # and another checkout's questions, taking turns
 
-With --size it builds a corpus of that many passages into
-/tmp/kg-bench-questions-SIZE (kept, and reused when run again): the passages
+With --size it builds a corpus of that many passages into kg-bench-questions-SIZE
+in the system's temporary folder (kept, and reused when run again): the passages
 of ../shared/bench/scale/passages.jsonl (distinct text of real ML papers),
 then copies of them with new ids and their sentences shuffled.
 
@@ -23,7 +23,7 @@ With --compare TREE the ready questions of that checkout are timed too, in
 the same run: a second `kg serve` runs TREE's kg, and each measured run asks
 TREE's question and then this checkout's (serve and direct), so the
 machine's noise hits both alike; the rows of the two are compared.
-The target (issue 19): every median <= 100 ms at 100k passages.
+The target: every median <= 100 ms at 100k passages.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -50,7 +51,7 @@ WARMUP = 1
 
 
 def build_store(n: int, workers: int) -> Path:
-    out = Path(f"/tmp/kg-bench-questions-{n}")
+    out = Path(tempfile.gettempdir()) / f"kg-bench-questions-{n}"
     if (out / "store" / "CURRENT").exists():
         return out
     from bench_corpus import PASSAGES, make_corpus
@@ -187,7 +188,7 @@ def start_server(build: Path, timeout: float, tree: Path = ROOT) -> tuple[subpro
             time.sleep(0.2)
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--store", type=Path, help="a build folder (or store) made before")
     ap.add_argument("--size", type=int, default=100_000, help="passages to build when --store is not given")
@@ -198,21 +199,14 @@ def main() -> None:
     ap.add_argument("--compare", metavar="TREE", type=Path,
                     help="also time the ready questions of this checkout, taking turns with this one's")
     ap.add_argument("--json", type=Path, help="also write the figures here")
-    args = ap.parse_args()
+    return ap.parse_args()
 
-    import pyoxigraph as ox
 
+def question_cases(trees: list[Path], questions: dict, busiest: dict) -> list[tuple[str, str, dict]]:
+    """(question, "example" or "busiest", values) for every ready question that
+    every checkout has."""
     from kg.sparql.ready import ready_questions
-    from kg.store import store_path
 
-    build = args.store or build_store(args.size, args.workers)
-    store = ox.Store.read_only(str(store_path(build)))
-    quads = len(store)
-    papers = sum(1 for _ in store.named_graphs()) - 1
-    busiest = busiest_values(store)
-    trees = [args.compare.resolve()] if args.compare else []
-    trees.append(ROOT)  # this checkout last, as in bench_build.py
-    questions = {tree: tree_questions(tree) for tree in trees}
     cases = []
     for name, q in ready_questions().items():
         if not all(name in questions[tree] for tree in trees):
@@ -221,8 +215,11 @@ def main() -> None:
         cases.append((name, "example", {}))
         if q.params and name in busiest:
             cases.append((name, "busiest", busiest[name]))
+    return cases
 
-    results = [{"question": name, "values": kind, "params": params} for name, kind, params in cases]
+
+def time_serve(results: list[dict], build: Path, trees: list[Path], args: argparse.Namespace) -> None:
+    """Each case through a `kg serve` per checkout, taking turns."""
     servers = [start_server(build, args.timeout, tree) for tree in trees]
     try:
         for r in results:
@@ -234,6 +231,10 @@ def main() -> None:
             proc.terminate()
         for proc, _ in servers:
             proc.wait(30)
+
+
+def time_direct(results: list[dict], store, questions: dict, trees: list[Path], args: argparse.Namespace) -> None:
+    """Each case on the store in this process, each checkout's question in turn."""
     for r in results:
         if args.no_direct:
             timed = [(float("nan"), float("nan"), None)] * len(trees)
@@ -243,7 +244,12 @@ def main() -> None:
             r[str(tree)].update(direct_ms=ms, direct_cpu_ms=cpu)
         if len(trees) > 1 and not args.no_direct:
             r["same_rows"] = all(rows == timed[-1][2] for _, _, rows in timed)
-        r.update(r[str(ROOT)])  # this checkout's figures at the top level, as before --compare
+        r.update(r[str(ROOT)])  # this checkout's figures at the top level, as without --compare
+
+
+def report(results: list[dict], trees: list[Path], build: Path, papers: int, quads: int,
+           args: argparse.Namespace) -> None:
+    from kg.store import store_path
 
     print(f"store {store_path(build)}: {papers} paper graphs, {quads} quads; median of {args.repeat}; "
           f"load {os.getloadavg()[0]:.1f}")
@@ -265,6 +271,29 @@ def main() -> None:
     worst = max((r["serve_ms"] for r in results if r["serve_ms"] == r["serve_ms"]), default=float("nan"))
     print(f"slowest median through kg serve: {worst:.0f} ms; over the {TARGET_MS:.0f} ms target: "
           + (", ".join(f"{r['question']} ({r['values']})" for r in over) or "none"))
+
+
+def main() -> None:
+    args = parse_args()
+
+    import pyoxigraph as ox
+
+    from kg.store import store_path
+
+    build = args.store or build_store(args.size, args.workers)
+    store = ox.Store.read_only(str(store_path(build)))
+    quads = len(store)
+    papers = sum(1 for _ in store.named_graphs()) - 1
+    busiest = busiest_values(store)
+    trees = [args.compare.resolve()] if args.compare else []
+    trees.append(ROOT)  # this checkout last, as in bench_build.py
+    questions = {tree: tree_questions(tree) for tree in trees}
+    cases = question_cases(trees, questions, busiest)
+
+    results = [{"question": name, "values": kind, "params": params} for name, kind, params in cases]
+    time_serve(results, build, trees, args)
+    time_direct(results, store, questions, trees, args)
+    report(results, trees, build, papers, quads, args)
     if args.json:
         args.json.write_text(json.dumps({"store": str(build), "papers": papers, "quads": quads,
                                          "repeat": args.repeat, "trees": [str(t) for t in trees],

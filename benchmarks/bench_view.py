@@ -9,7 +9,8 @@ graph of N entities (hubs and leaves, a third with no relation), to see the
 view at its node limit.
 
     python3 benchmarks/bench_view.py
-    python3 benchmarks/bench_view.py --store /tmp/seed --screenshot docs/img/seed-view.png
+    kg build ../shared/corpus/seed-abstracts.jsonl -o ../kg-seed
+    python3 benchmarks/bench_view.py --store ../kg-seed --screenshot docs/img/seed-view.png
     python3 benchmarks/bench_view.py --store outputs --detail docs/img/demo-view-detail.png   # after `kg build`
     python3 benchmarks/bench_view.py --synthetic 4000
 """

@@ -159,7 +159,7 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clients", type=int, default=50, help="concurrent clients asking ready questions (default 50)")
     ap.add_argument("--abusers", type=int, default=1, help="concurrent clients sending bad requests (default 1; 0: none)")
@@ -171,7 +171,83 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=None,
                     help="query time limit of the started server (default: as `kg serve`)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+def run_clients(normal: list[Client], abusers: list[Client], stop: threading.Event, seconds: float,
+                proc: subprocess.Popen | None) -> tuple[list[float], float]:
+    """Run every client for `seconds`, sampling the server's memory each second
+    (when it is our child); the memory samples and the seconds the run took."""
+    memory: list[float] = []
+    if proc:
+        memory.append(server_memory(proc.pid))
+    t0 = time.perf_counter()
+    for c in normal + abusers:
+        c.start()
+    while time.perf_counter() - t0 < seconds:
+        time.sleep(1.0)
+        if proc:
+            memory.append(server_memory(proc.pid))
+    stop.set()
+    for c in normal + abusers:
+        c.join(timeout=150)
+    return memory, time.perf_counter() - t0
+
+
+def stop_server(proc: subprocess.Popen | None, tmp: tempfile.TemporaryDirectory | None) -> None:
+    if proc:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    if tmp:
+        tmp.cleanup()
+
+
+def summarise(normal: list[Client], abusers: list[Client], memory: list[float], elapsed: float,
+              args: argparse.Namespace) -> tuple[dict, Counter, list[str]]:
+    """The run's figures, the ready questions' errors and the abuse answered wrongly."""
+    results = [r for c in normal for r in c.results]
+    latencies = [s for _, status, s in results if status == 200]
+    errors = Counter(f"{label} -> {status}" for label, status, _ in results if status != 200)
+    abuse = Counter(f"{label} -> {status}" for c in abusers for label, status, _ in c.results)
+    abuse_failures = [f for c in abusers for f in c.failures]
+    # Memory after warm-up (first 10% of the run) to its end: growth there would mean a leak.
+    warm = memory[max(1, len(memory) // 10):] if len(memory) > 2 else memory
+    figures = {
+        "clients": args.clients, "abusers": args.abusers, "seconds": round(elapsed, 1),
+        "requests": len(results), "requests_per_second": round(len(results) / elapsed, 1),
+        "latency_ms": {f"p{p}": round(pct(latencies, p) * 1000, 1) for p in (50, 90, 99)}
+        | {"max": round(max(latencies, default=float("nan")) * 1000, 1),
+           "mean": round(statistics.fmean(latencies) * 1000, 1) if latencies else None},
+        "errors": sum(errors.values()), "error_kinds": dict(errors),
+        "abuse_statuses": dict(sorted(abuse.items())), "abuse_wrong_status": abuse_failures[:10],
+        "memory_mib": {"start": round(memory[0], 1), "after_warm_up": round(warm[0], 1),
+                       "end": round(memory[-1], 1), "max": round(max(memory), 1)} if memory else None,
+    }
+    return figures, errors, abuse_failures
+
+
+def print_figures(figures: dict, errors: Counter, abuse_failures: list[str], server: str | None) -> None:
+    if server:
+        print(server)
+    print(f"{figures['clients']} clients (+{figures['abusers']} abusive) for {figures['seconds']} s: "
+          f"{figures['requests']} ready-question requests, {figures['requests_per_second']} per second")
+    lat = figures["latency_ms"]
+    print(f"latency ms: p50 {lat['p50']}, p90 {lat['p90']}, p99 {lat['p99']}, max {lat['max']}, mean {lat['mean']}")
+    print(f"errors: {figures['errors']}" + (f" {figures['error_kinds']}" if errors else ""))
+    print("abuse answered: " + ", ".join(f"{k} x{v}" for k, v in figures["abuse_statuses"].items()))
+    if abuse_failures:
+        print("abuse with a wrong status: " + "; ".join(abuse_failures[:10]))
+    if figures["memory_mib"]:
+        m = figures["memory_mib"]
+        print(f"server memory MiB (process + workers): start {m['start']}, after warm-up {m['after_warm_up']}, "
+              f"end {m['end']}, max {m['max']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
 
     from kg.serve import ServeConfig, default_workers
 
@@ -195,67 +271,18 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     normal = [Client(host, port, ready_requests(), stop, seed=i) for i in range(args.clients)]
     abusers = [AbuseClient(host, port, ABUSE, stop, seed=1000 + i) for i in range(args.abusers)]
-    memory: list[float] = []
     try:
-        if proc:
-            memory.append(server_memory(proc.pid))
-        t0 = time.perf_counter()
-        for c in normal + abusers:
-            c.start()
-        while time.perf_counter() - t0 < args.seconds:
-            time.sleep(1.0)
-            if proc:
-                memory.append(server_memory(proc.pid))
-        stop.set()
-        for c in normal + abusers:
-            c.join(timeout=150)
-        elapsed = time.perf_counter() - t0
+        memory, elapsed = run_clients(normal, abusers, stop, args.seconds, proc)
     finally:
         stop.set()
-        if proc:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        if tmp:
-            tmp.cleanup()
+        stop_server(proc, tmp)
 
-    results = [r for c in normal for r in c.results]
-    latencies = [s for _, status, s in results if status == 200]
-    errors = Counter(f"{label} -> {status}" for label, status, _ in results if status != 200)
-    abuse = Counter(f"{label} -> {status}" for c in abusers for label, status, _ in c.results)
-    abuse_failures = [f for c in abusers for f in c.failures]
-    # Memory after warm-up (first 10% of the run) to its end: growth there would mean a leak.
-    warm = memory[max(1, len(memory) // 10):] if len(memory) > 2 else memory
-    figures = {
-        "clients": args.clients, "abusers": args.abusers, "seconds": round(elapsed, 1),
-        "requests": len(results), "requests_per_second": round(len(results) / elapsed, 1),
-        "latency_ms": {f"p{p}": round(pct(latencies, p) * 1000, 1) for p in (50, 90, 99)}
-        | {"max": round(max(latencies, default=float("nan")) * 1000, 1),
-           "mean": round(statistics.fmean(latencies) * 1000, 1) if latencies else None},
-        "errors": sum(errors.values()), "error_kinds": dict(errors),
-        "abuse_statuses": dict(sorted(abuse.items())), "abuse_wrong_status": abuse_failures[:10],
-        "memory_mib": {"start": round(memory[0], 1), "after_warm_up": round(warm[0], 1),
-                       "end": round(memory[-1], 1), "max": round(max(memory), 1)} if memory else None,
-    }
+    figures, errors, abuse_failures = summarise(normal, abusers, memory, elapsed, args)
     if args.json:
         print(json.dumps(figures, indent=1))
     else:
-        if proc:
-            print(f"server: {workers} query workers, {timeout:g} s time limit")
-        print(f"{figures['clients']} clients (+{figures['abusers']} abusive) for {figures['seconds']} s: "
-              f"{figures['requests']} ready-question requests, {figures['requests_per_second']} per second")
-        lat = figures["latency_ms"]
-        print(f"latency ms: p50 {lat['p50']}, p90 {lat['p90']}, p99 {lat['p99']}, max {lat['max']}, mean {lat['mean']}")
-        print(f"errors: {figures['errors']}" + (f" {figures['error_kinds']}" if errors else ""))
-        print("abuse answered: " + ", ".join(f"{k} x{v}" for k, v in figures["abuse_statuses"].items()))
-        if abuse_failures:
-            print("abuse with a wrong status: " + "; ".join(abuse_failures[:10]))
-        if figures["memory_mib"]:
-            m = figures["memory_mib"]
-            print(f"server memory MiB (process + workers): start {m['start']}, after warm-up {m['after_warm_up']}, "
-                  f"end {m['end']}, max {m['max']}")
+        print_figures(figures, errors, abuse_failures,
+                      f"server: {workers} query workers, {timeout:g} s time limit" if proc else None)
     return 1 if errors or abuse_failures else 0
 
 

@@ -320,7 +320,7 @@ class Graph:
         self.out_dir = Path(out_dir)
         self.options = options if options is not None else _options()
         self.view = view
-        self.summary = None  # what the last build or change did (kg.build.BuildSummary, kg.update.UpdateSummary)
+        self.summary = None  # what the last build or change did (kg.builder.BuildSummary, kg.update.UpdateSummary)
         self._store = None
         self._closed = False
 

@@ -186,8 +186,8 @@ class Optimize:
     """Oxigraph's `Store.optimize` (RocksDB compacting every file into sorted
     runs) in a second thread. A store filled by the bulk loader is left in
     many overlapping files, and queries on it read them all: at 100k
-    abstracts the slowest ready questions took 1.5x to 1.7x as long before
-    the compaction as after (benchmarks/README.md, ninth session). Reading
+    abstracts the slowest ready questions take up to twice as long on it as
+    on the compacted store (benchmarks/README.md, Ready questions). Reading
     and writing the store meanwhile is safe, and pyoxigraph lets go of
     Python's lock while it compacts, so the build's counts and view go on."""
 
@@ -239,7 +239,7 @@ class BackgroundLoad:
     at most `ceiling`. Each file becomes new sorted runs in RocksDB, which
     compacts them with what is there: while other processes keep the cores
     busy (a build's extraction workers), a few large files cost less than
-    many small ones (benchmarks/README.md, ninth session). The ceiling bounds
+    many small ones (benchmarks/README.md, Oxigraph's loader). The ceiling bounds
     the loader's memory (Oxigraph holds a file's quads while it sorts them:
     about 0.9 KB a quad) and the last file, loaded after the caller's last
     `add`."""

@@ -35,7 +35,7 @@ def shared() -> callable:
 
 @pytest.fixture(scope="session")
 def demo_build(tmp_path_factory) -> Path:
-    """The demo corpus built once per test session (records, graph, store; no view)."""
+    """The demo corpus built once for all the tests (records, graph, store; no view)."""
     from kg.builder import build, demo_corpus
 
     out = tmp_path_factory.mktemp("demo-build")

@@ -165,7 +165,7 @@ def test_any_word_salad_gives_ordered_non_overlapping_typed_spans(words: list[st
     assert all(s.label_ in ("Method", "Dataset", "Task", "Metric") and s._.kg_name for s in spans)
 
 
-# -- narrowed tasks, plural outputs, numbers beside names (issue 4 follow-up) ------------
+# -- narrowed tasks, plural outputs, numbers beside names ------------------------------
 def test_known_task_narrowed_by_its_modifiers(nlp) -> None:
     found = entities(nlp, "We study contrastive objectives for hypergraph representation learning on citation data.")
     assert ("hypergraph representation learning", "Task") in found

@@ -1,5 +1,6 @@
-"""Kinds of phrasing that name the paper's own method, added in the tenth
-session (issue 16), on sentences written for the tests."""
+"""Kinds of phrasing that name the paper's own method (lower-case names set
+off by a novelty apposition, "our ... tool, nnFoo", size variants, names
+defined after an opener), on sentences written for the tests."""
 
 from __future__ import annotations
 

@@ -55,9 +55,9 @@ def _stream(abstracts: Iterable[Abstract], options: ExtractOptions, workers: int
 def _pipelined_papers(abstracts: Iterable[Abstract], options: ExtractOptions) -> Iterator[tuple[Abstract, Any]]:
     """A build with one worker: the worker process extracts while this
     process makes each paper's share of the build (and the store's loader
-    thread loads it), so the two halves of the work overlap. On passages.jsonl
-    this made the build 0.72x the wall time of one process doing both, and
-    1.25x the time of `kg extract` instead of 1.83x (benchmarks/README.md)."""
+    thread loads it), so the two halves of the work overlap on two cores:
+    the build then takes about 1.3x the time of `kg extract`, where one
+    process doing both takes about 1.8x (benchmarks/README.md, One worker)."""
     from kg.graph.canonical import entity_resolver  # lazy: rdflib
 
     return with_papers(parallel_records(abstracts, options, workers=1, papers=False),

@@ -136,7 +136,7 @@ class Renames:
     while the renames of others wait."""
 
     # A batch is held twice (as it was and renamed) and as DELETE DATA text:
-    # at 50,000 quads the export's peak memory rose by ~60 MiB at 50k
+    # batches of 50,000 quads add ~60 MiB to the export's peak at 50k
     # abstracts; 10,000 keeps the transactions few.
     def __init__(self, db: ox.Store, batch: int = 10_000):
         self.db = db

@@ -72,7 +72,7 @@ def looks_non_english(text: str) -> bool:
     sample = text[:_SAMPLE].lower()
     # Most texts with a non-ASCII character ("–", "é") have no letter outside
     # Latin script: one search tells, before every letter is counted (which
-    # was half the cost of reading such an abstract).
+    # costs as much as the rest of reading such an abstract).
     if not sample.isascii() and _NON_LATIN_LETTER.search(sample):
         letters = len(_LETTER.findall(sample))
         if letters >= 30 and len(_NON_LATIN_LETTER.findall(sample)) > letters / 2:

@@ -1,7 +1,7 @@
 """How sure kg is of each relation: the relation rules' own values, calibrated.
 
-The relation rules (kg/relations/improves_over.py, achievements.py,
-evaluations.py, addresses.py) give each relation a raw value that stands for
+The relation rules (kg/relations/improves_over.py, achieves.py,
+evaluated_on.py, addresses.py) give each relation a raw value that stands for
 the way it was found: how its subject was found (a proposal named in the
 clause, "we", another method, the paper's proposal by default),
 whether the sentence speaks of evaluation, whether a comparison has a number.

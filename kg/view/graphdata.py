@@ -111,7 +111,7 @@ SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE {{ GRAPH ?g {{
 # which evaluates its right side over the whole store first, and so is a
 # UNION followed by a join, or VALUES joined with a UNION: every OPTIONAL
 # here holds one pattern, and each branch of a UNION has its own VALUES and
-# joins on its own (the same queries as one UNION then a join took 80x).
+# joins on its own (written as one UNION then a join, they take 80x as long).
 MENTIONS_OF_Q = f"""
 SELECT ?e ?p ?proposes WHERE {{
   {{ VALUES ?e {{ ENTITIES }} ?p <{MLKG.mentions}> ?e }}
