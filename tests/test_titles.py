@@ -190,3 +190,29 @@ def test_an_opening_name_end_added_by_a_rules_file(tmp_path):
     text = "Loom weaving networks rank nodes. We show that loom weaving networks beat GraphSAGE on Cora."
     rec = Extractor(rules=[path]).record(Abstract("p1", text, title="Loom Weaving Networks zzz Node Ranking"))
     assert ("Loom weaving networks", "Method") in proposed(rec)
+
+
+# -- entity_types: the names the title itself holds ------------------------------------------------
+def test_a_task_only_the_title_names_joins_the_record_with_its_place(extractor):
+    title = "LoomNet: Graph Weaving for Question Answering"
+    rec = record(extractor, title, "We propose LoomNet and test it on TideSet.")
+    tasks = {e["name"]: e for e in rec["entities"]["Task"]}
+    assert "Question Answering" in tasks
+    start, end = tasks["Question Answering"]["title_mentions"][0]
+    assert title[start:end] == "Question Answering" and tasks["Question Answering"]["mentions"] == []
+
+
+def test_a_name_both_write_keeps_its_abstract_mentions_and_gains_its_title_place(extractor):
+    title = "Weaving Graphs for Question Answering"
+    rec = record(extractor, title, "We propose LoomNet for question answering and test it on TideSet.")
+    task = next(e for e in rec["entities"]["Task"] if e["name"].lower() == "question answering")
+    assert len(task["mentions"]) == 1 and len(task["title_mentions"]) == 1
+
+
+def test_emptied_entity_types_keep_the_titles_names_out(tmp_path):
+    path = tmp_path / "titles.json"
+    path.write_text(json.dumps({"titles": {"replace": {"entity_types": []}}}), encoding="utf-8")
+    abstract = Abstract("p1", "We propose LoomNet and test it on TideSet.",
+                        title="LoomNet: Graph Weaving for Question Answering")
+    assert "Question Answering" in json.dumps(Extractor().record(abstract))
+    assert "Question Answering" not in json.dumps(Extractor(rules=[path]).record(abstract))

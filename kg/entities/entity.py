@@ -9,7 +9,10 @@
   Span._.exact_match: IRIs from the gazetteer, or None;
   Span._.source: the rule that found it (proposal, abbreviation, gazetteer,
   variant, cue, name, head);
-- settled_entities(doc): the same entities as plain Entity values.
+- settled_entities(doc): the same entities as plain Entity values;
+- doc._.is_title: the Doc is a paper's title, run through the entity
+  components on its own; doc._.title_doc: on an abstract's Doc, its title's
+  Doc (or None), so that later components and the record see both.
 """
 
 from __future__ import annotations
@@ -20,6 +23,10 @@ from typing import NamedTuple
 from spacy.tokens import Doc, Span, SpanGroup
 
 ENTITY_TYPES = ("Method", "Dataset", "Task", "Metric")
+
+for _name, _default in (("is_title", False), ("title_doc", None)):
+    if not Doc.has_extension(_name):
+        Doc.set_extension(_name, default=_default)
 SPAN_KEY = "entities"
 
 for _name, _default in (("kg_name", None), ("aliases", None), ("proposed", False), ("canonical", None),
@@ -73,6 +80,24 @@ def settled_entities(doc: Doc) -> list[Entity]:
                    label=span.label_, name=span._.kg_name, aliases=span._.aliases, proposed=span._.proposed,
                    canonical=span._.canonical, exact_match=span._.exact_match, source=span._.source)
             for span in group]
+
+
+def write_entities(doc: Doc, entities: list[Entity]) -> None:
+    """Put `entities` in doc.spans["entities"] with their extensions, and in doc._.kg_entities."""
+    spans = []
+    for e in entities:
+        span = Span(doc, e.start, e.end, label=e.label)
+        ext = span._  # spaCy makes a new accessor on every span._
+        ext.kg_name = e.name
+        ext.aliases = e.aliases
+        ext.proposed = e.proposed
+        ext.canonical = e.canonical
+        ext.exact_match = e.exact_match
+        ext.source = e.source
+        spans.append(span)
+    group = SpanGroup(doc, name=SPAN_KEY, spans=spans)
+    doc.spans[SPAN_KEY] = group
+    doc._.kg_entities = SettledEntities(group, entities)
 
 
 @lru_cache(maxsize=65536)  # the same names recur in every abstract

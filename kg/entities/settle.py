@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span, SpanGroup
+from spacy.tokens import Doc, Span
 
 from kg.entities.candidates import Candidate, candidates
-from kg.entities.entity import SPAN_KEY, Entity, SettledEntities, fold_name
+from kg.entities.entity import Entity, fold_name, write_entities
 from kg.entities.lexicon import Lexicon, lexicon
 from kg.entities.task_contexts import (
     TaskContexts,
@@ -38,24 +38,6 @@ from kg.entities.task_mentions import (
 from kg.nlp.abbreviations import abbreviation_pairs, short_form_uses
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 from kg.proposals.main import most_named, namings
-
-
-def _write_entities(doc: Doc, entities: list[Entity]) -> None:
-    """doc.spans["entities"] with the entities' extensions, and doc._.kg_entities."""
-    spans = []
-    for e in entities:
-        span = Span(doc, e.start, e.end, label=e.label)
-        ext = span._  # spaCy makes a new accessor on every span._
-        ext.kg_name = e.name
-        ext.aliases = e.aliases
-        ext.proposed = e.proposed
-        ext.canonical = e.canonical
-        ext.exact_match = e.exact_match
-        ext.source = e.source
-        spans.append(span)
-    group = SpanGroup(doc, name=SPAN_KEY, spans=spans)
-    doc.spans[SPAN_KEY] = group
-    doc._.kg_entities = SettledEntities(group, entities)
 
 
 def _is_title(v: list[Tok], start: int, end: int, lex: Lexicon) -> bool:
@@ -251,7 +233,7 @@ def settle_entities(doc: Doc, lex: Lexicon, means: re.Pattern | None = None, joi
     settled = narrowed_task_names(settled, fold_name)
     settled = means_only_tasks(settled, text, means or means_before(), join or list_join())
     settled = tasks_in_method_names(settled, v, text, lex, tc)
-    _write_entities(doc, settled)
+    write_entities(doc, settled)
     doc._.proposed_name = most_named(namings(((e.name, e.start_char, e.end_char) for e in settled
                                                if e.proposed and e.label == "Method"), text))
     return doc

@@ -13,6 +13,7 @@ from kg.entities.entity import ENTITY_TYPES, fold_name, settled_entities
 from kg.model import Abstract, ExtractOptions
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 from kg.pipeline import extraction_pipeline
+from kg.proposals.titles import title_rules
 from kg.relations.confidence import RelationConfidence, relation_confidence
 from kg.version import __version__
 
@@ -31,7 +32,8 @@ def _sentence_offsets(doc: Doc) -> list[list[int]]:
             for start, end in zip(starts, ends)]
 
 
-def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> dict[str, list[dict]]:
+def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None,
+                     title_types: Iterable[str] = ENTITY_TYPES) -> dict[str, list[dict]]:
     """The record's entities per type (see doc_to_record)."""
     confidence = confidence or entity_confidence()
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
@@ -67,12 +69,44 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None) -> di
         entities[title_name.label][fold_name(title_name.text)] = {
             "name": title_name.text, "proposed": True, "mentions": [],
             "confidence": confidence(["title"], title_name.label, 0)}
+    if doc._.title_doc is not None:
+        _add_title_entities(entities, doc._.title_doc, confidence, frozenset(title_types))
     return {t: list(v.values()) for t, v in entities.items()}
+
+
+def _add_title_entities(entities: dict[str, dict[str, dict]], title: Doc, confidence: EntityConfidence,
+                        types: frozenset[str]) -> None:
+    """The entities the title names join the abstract's: a name both write
+    gets its places in the title (`title_mentions`), a name of one of
+    `types` only the title writes is added with no mention in the abstract."""
+    text = doc_text(title)
+    known = {key: label for label, by_key in entities.items() for key in by_key}
+    for e in settled_entities(title):
+        if e.label not in entities:
+            continue
+        name = e.name or text[e.start_char:e.end_char]
+        key = fold_name(e.canonical or name)
+        label = known.get(key, e.label)
+        ent = entities[label].get(key)
+        if ent is None and label not in types:
+            continue
+        if ent is None:
+            ent = entities[label][key] = {"name": name, "mentions": [],
+                                          "confidence": confidence([e.source], label, 0)}
+            if e.aliases:
+                ent["aliases"] = sorted(e.aliases)
+            if e.canonical and e.canonical != name:
+                ent["canonical"] = e.canonical
+            known[key] = label
+        if e.proposed:
+            ent["proposed"] = True
+        ent.setdefault("title_mentions", []).append([e.start_char, e.end_char])
 
 
 def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None,
                   min_confidence: float = 0.0,
-                  relation_values: RelationConfidence | None = None) -> dict[str, Any]:
+                  relation_values: RelationConfidence | None = None,
+                  title_types: Iterable[str] = ENTITY_TYPES) -> dict[str, Any]:
     """The record of one abstract: entities per type, then relations, then provenance.
 
     One entity per thing named: mentions of the same gazetteer entry, or of the
@@ -86,9 +120,12 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
     A relation's `confidence` is the relation rules' raw value calibrated
     (kg.relations.confidence, with `relation_values` the values to
     use: the packaged ones by default).
+    Entities the title names (doc._.title_doc) join them where they are of
+    `title_types` or the abstract names them too (`title_mentions`: their
+    places in the title).
     Facts below `min_confidence` are left out (keep_confident)."""
     relation_values = relation_values or relation_confidence()
-    entities = _merged_entities(doc, confidence)
+    entities = _merged_entities(doc, confidence, title_types)
     relations = relation_values.calibrate([dict(r) for r in (doc._.kg_relations or [])], entities)
     record = {
         "id": rid,
@@ -111,21 +148,44 @@ class Extractor:
         self.confidence = entity_confidence(rules)
         self.relation_values = relation_confidence(rules)
         self.min_confidence = min_confidence
+        self.title_types = title_rules(rules).entity_types
 
     @classmethod
     def from_options(cls, options: ExtractOptions) -> "Extractor":
         return cls(options.gazetteers, options.rules, options.min_confidence)
 
-    def doc(self, abstract: Abstract) -> Doc:
-        """The abstract's Doc before the components run: its tokens, and its
-        title as doc._.title for the components that read it (kg.proposals.titles)."""
+    def doc(self, abstract: Abstract, title_doc: Doc | None = None) -> Doc:
+        """The abstract's Doc before the components run: its tokens, its
+        title as doc._.title for the components that read it
+        (kg.proposals.titles), and the title's own Doc once its entities are
+        found (`title_doc`)."""
         doc = self.nlp.make_doc(abstract.text)
         doc._.title = abstract.title or None
+        doc._.title_doc = title_doc
         return doc
 
+    def title_docs(self, abstracts: list[Abstract]) -> list[Doc | None]:
+        """Each abstract's title run through the entity components (a title
+        is text: it names methods, datasets and tasks too), or None."""
+        titled = [ab for ab in abstracts if ab.title and ab.title.strip()]
+        docs = []
+        for ab in titled:
+            doc = self.nlp.make_doc(ab.title)
+            doc._.is_title = True
+            docs.append(doc)
+        done = iter(self.nlp.pipe(docs, disable=self.after_entities))
+        return [next(done) if ab.title and ab.title.strip() else None for ab in abstracts]
+
+    @property
+    def after_entities(self) -> list[str]:
+        """The components that read a whole abstract, not a title."""
+        names = self.nlp.pipe_names
+        return names[names.index("kg_relations"):]
+
     def record(self, abstract: Abstract) -> dict[str, Any]:
-        doc = self.nlp(self.doc(abstract))
-        record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values)
+        doc = self.nlp(self.doc(abstract, self.title_docs([abstract])[0]))
+        record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values,
+                               self.title_types)
         _release(doc)
         return record
 
@@ -141,8 +201,10 @@ class Extractor:
             yield from self._run(buf)
 
     def _run(self, batch: list[Abstract]) -> Iterator[tuple[Abstract, dict]]:
-        for ab, doc in zip(batch, self.nlp.pipe(self.doc(ab) for ab in batch)):
-            record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values)
+        titles = self.title_docs(batch)
+        for ab, doc in zip(batch, self.nlp.pipe(self.doc(ab, t) for ab, t in zip(batch, titles))):
+            record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values,
+                                   self.title_types)
             _release(doc)
             yield ab, record
 
@@ -153,3 +215,6 @@ def _release(doc: Doc) -> None:
     only Python's cycle collector would break: until then every finished Doc
     stays in memory with all it holds, and each full collection walks them all."""
     doc._.abbreviations = None
+    if doc._.title_doc is not None:
+        doc._.title_doc._.abbreviations = None
+        doc._.title_doc = None

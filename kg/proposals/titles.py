@@ -75,6 +75,7 @@ class TitleRules:
     not_proposal_after: re.Pattern
     dataset_words: frozenset[str]
     opening_name_ends: frozenset[str]
+    entity_types: frozenset[str]
 
 
 @rules.compiled
@@ -94,7 +95,8 @@ def title_rules(extra: tuple[str, ...]) -> TitleRules:
                       articles=frozenset(w.lower() for w in data["articles"]),
                       not_proposal_after=after,
                       dataset_words=frozenset(w.lower() for w in data["dataset_words"]),
-                      opening_name_ends=frozenset(w.lower() for w in data["opening_name_ends"]))
+                      opening_name_ends=frozenset(w.lower() for w in data["opening_name_ends"]),
+                      entity_types=frozenset(data["entity_types"]))
 
 
 # -- the name in a title -----------------------------------------------------------

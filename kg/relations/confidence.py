@@ -63,6 +63,8 @@ class RelationConfidence:
         place); returned."""
         repeated = repeated_names(entities)
         for rel in relations:
+            if rel.pop("calibrated", False):
+                continue  # a learned relation's value is already a probability (kg.learned.relation_linker)
             rel["confidence"] = self(rel["p"], rel["confidence"], fold_name(rel["s"]) in repeated)
         return relations
 

@@ -1,0 +1,94 @@
+"""The relation linker: a learned judge of which method addresses which task
+and is evaluated on which dataset.
+
+The component "kg_relation_linker" runs after the relation rules
+(kg.relations.component). For each method and each task (addresses) or
+dataset (evaluatedOn) the abstract or its title names, it reads the features
+of kg.learned.relation_features and asks a linear model trained by
+`kg train` whether the abstract relates them. Per predicate, the config says
+whose relations the record gets: "rules" (the rules' alone), "learned" (the
+linker's alone) or "both" (the rules', and the linker's where the rules have
+none). improvesOver and achieves stay with the rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import srsly
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from kg.entities.entity import fold_name
+from kg.learned.linear import LinearModel
+from kg.learned.relation_features import OBJECTS, PairReader, named_entities
+
+YES = "yes"
+
+
+@Language.factory("kg_relation_linker", default_config={"parts": {}, "threshold": 0.5})
+def make_relation_linker(nlp: Language, name: str, parts: dict[str, str], threshold: float) -> "RelationLinker":
+    """`parts`: predicate (addresses, evaluatedOn) -> "rules", "learned" or
+    "both"; `threshold`: the least probability of a learned relation."""
+    return RelationLinker(parts, threshold)
+
+
+class RelationLinker:
+    def __init__(self, parts: dict[str, str], threshold: float = 0.5, model: LinearModel | None = None):
+        self.parts = {p: parts.get(p, "rules") for p in OBJECTS}
+        self.threshold = threshold
+        self.model = model
+
+    def __call__(self, doc: Doc) -> Doc:
+        if self.model is None or all(p == "rules" for p in self.parts.values()):
+            return doc
+        rules_found = doc._.kg_relations or []
+        learned = {p for p, part in self.parts.items() if part != "rules"}
+        kept = [r for r in rules_found if not (r["p"] in learned and self.parts[r["p"]] == "learned")]
+        have = {(r["p"], fold_name(r["s"]), fold_name(r.get("o") or "")) for r in kept}
+        for rel, probability in self.scored(doc):
+            if rel["p"] in learned and probability >= self.threshold \
+                    and (rel["p"], fold_name(rel["s"]), fold_name(rel["o"])) not in have:
+                kept.append(rel)
+        doc._.kg_relations = kept
+        return doc
+
+    def scored(self, doc: Doc) -> list[tuple[dict, float]]:
+        """Every candidate relation of `doc` with the model's probability."""
+        named = named_entities(doc)
+        rule_pairs = {(r["p"], fold_name(r["s"]), fold_name(r.get("o") or "")) for r in doc._.kg_relations or []}
+        reader = PairReader(doc, named, rule_pairs)
+        out = []
+        for predicate, label in OBJECTS.items():
+            for method in (n for n in named.values() if n.label == "Method"):
+                for other in (n for n in named.values() if n.label == label):
+                    p = self.model.probability(reader.features(predicate, method, other), YES)
+                    rel = {"s": method.name, "p": predicate, "o": other.name,
+                           "span": _sentence(doc, method, other), "confidence": round(p, 3),
+                           "calibrated": True}
+                    out.append((rel, p))
+        return out
+
+    def to_disk(self, path: str | Path, exclude: Iterable[str] = ()) -> None:
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / "model.json", self.model.to_dict() if self.model else None)
+
+    def from_disk(self, path: str | Path, exclude: Iterable[str] = ()) -> "RelationLinker":
+        data = srsly.read_json(Path(path) / "model.json")
+        self.model = LinearModel.from_dict(data) if data else None
+        return self
+
+
+def _sentence(doc: Doc, method, other) -> tuple[int, int]:
+    """The characters of the sentence a learned relation is read from: the
+    first that names both, else the first that names the object, else the method."""
+    starts = [s for s in doc.sents]  # few sentences; only for relations kept
+    for group in ((method.abstract, other.abstract), (other.abstract,), (method.abstract,)):
+        if any(g is None for g in group):
+            continue
+        for sent in starts:
+            if all(any(sent.start <= m.start < sent.end for m in g.mentions) for g in group):
+                return sent.start_char, sent.end_char
+    return (starts[0].start_char, starts[0].end_char) if starts else (0, 0)

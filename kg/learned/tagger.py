@@ -1,0 +1,43 @@
+"""The learned tagger's names as entity candidates.
+
+A trained spaCy `ner` component (part of a model made by `kg train`) marks
+names in doc.ents. The component "kg_learned_candidates", right after it,
+hands them to the rules' settling (kg.entities.settle) as candidates of the
+source "learned", for the types the model's config gives the tagger; for the
+types it gives the tagger alone, it takes the rules' candidates away.
+Settling lets a rule's candidate win any overlap, so a learned name fills
+only what no rule marks.
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from kg.entities.candidates import Candidate, candidates
+
+PARTS = ("rules", "learned", "both")
+
+
+@Language.factory("kg_learned_candidates", default_config={"parts": {}})
+def make_learned_candidates(nlp: Language, name: str, parts: dict[str, str]) -> "LearnedCandidates":
+    """`parts`: entity type -> "rules", "learned" or "both" (a type not named: "rules")."""
+    return LearnedCandidates(parts)
+
+
+class LearnedCandidates:
+    def __init__(self, parts: dict[str, str]):
+        unknown = {p for p in parts.values() if p not in PARTS}
+        if unknown:
+            raise ValueError(f"kg_learned_candidates: parts must be one of {', '.join(PARTS)}, not {unknown}")
+        self.learned = frozenset(t for t, p in parts.items() if p in ("learned", "both"))
+        self.alone = frozenset(t for t, p in parts.items() if p == "learned")
+
+    def __call__(self, doc: Doc) -> Doc:
+        found = candidates(doc)
+        if self.alone:
+            found[:] = [c for c in found if c.label not in self.alone]
+        for ent in doc.ents:
+            if ent.label_ in self.learned and not all(t.is_space or t.is_punct for t in ent):
+                found.append(Candidate(ent.start, ent.end, ent.label_, "learned"))
+        return doc

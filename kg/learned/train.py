@@ -1,0 +1,260 @@
+"""`kg train`: kg's learned parts from gold records.
+
+1. The gold (kg.learned.gold, each record checked against its abstract) is
+   split by a hash of each id: one record in ten is the validation part,
+   held back from every fit and named in the report; the rest is the
+   training part, in two halves.
+2. Three taggers are trained (kg.learned.tagger_training): one on each half,
+   the two at once in two processes, then one on the whole training part.
+3. Each half is read by the rules and by the tagger that never saw it, and
+   what they find is labelled by the gold (kg.learned.training_data); the
+   entity scorer and the relation linker are fitted on those rows, so that
+   they learn how far to trust a tagger on text it has not seen.
+4. On the validation part, each entity type, the proposal flag and each
+   relation are given to the rules, the learned parts or both, whichever
+   scores best there (kg.eval).
+5. The model is written to a folder next to the target and moved into place
+   once whole: a failed run leaves no half-written model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from spacy.language import Language
+
+from kg.errors import UserError
+from kg.eval import evaluate
+from kg.extraction.record import doc_to_record
+from kg.io import ReadReport, read_inputs
+from kg.learned.entity_scorer import EntityScorer
+from kg.learned.gold import read_gold
+from kg.learned.linear import fit
+from kg.learned.model import META, add_learned, gold_hash
+from kg.learned.relation_linker import RelationLinker
+from kg.learned.tagger import PARTS
+from kg.learned.tagger_training import TaggerSettings, blank_tagger, tagger_scores, train_tagger
+from kg.learned.training_data import Rows, collect, docs_of
+from kg.model import Abstract
+from kg.pipeline import extraction_pipeline
+from kg.version import __version__
+
+TYPES = ("Method", "Dataset", "Task", "Metric")
+PREDICATES = ("addresses", "evaluatedOn")
+Pair = tuple[Abstract, dict]
+
+
+class TrainError(UserError, ValueError):
+    """Gold or texts that cannot be trained on."""
+
+
+@dataclass
+class TrainReport:
+    """What a training run did and measured."""
+
+    records: int = 0
+    training: int = 0
+    validation: int = 0
+    validation_rule: str = "records whose id's SHA-256 ends in 0 (one in ten by id)"
+    tagger: dict = field(default_factory=dict)
+    choices: dict = field(default_factory=dict)
+    figures: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def is_validation(record_id: str) -> bool:
+    return hashlib.sha256(record_id.encode("utf-8")).hexdigest()[-1] == "0"
+
+
+def _half(record_id: str) -> int:
+    return int(hashlib.sha256(record_id.encode("utf-8")).hexdigest()[-2], 16) % 2
+
+
+def gold_pairs(gold: Sequence[str | Path], inputs: Sequence[str | Path]) -> list[Pair]:
+    """(abstract, gold record) for each gold record, matched by id to the texts."""
+    report = ReadReport()
+    abstracts = {ab.id: ab for ab in read_inputs(list(inputs), report)}
+    if not abstracts:
+        raise TrainError(f"no abstract could be read from {', '.join(map(str, inputs))}")
+    texts = {i: (ab.title or "") + "\n" + ab.text for i, ab in abstracts.items()}
+    pairs, seen = [], {}
+    for g in read_gold(gold, texts):
+        rid = g.record["id"]
+        if rid in seen:
+            raise TrainError(f"{g.source}:{g.line}: id {rid} is also at {seen[rid]}")
+        seen[rid] = f"{g.source}:{g.line}"
+        pairs.append((abstracts[rid], g.record))
+    if not pairs:
+        raise TrainError("no gold record to train on")
+    return pairs
+
+
+def _tagger_bytes(pairs: list[Pair], settings: TaggerSettings, rules: tuple[str, ...]) -> bytes:
+    """A tagger trained in a worker process, as bytes (a Language does not pickle)."""
+    return train_tagger(pairs, settings, rules).to_bytes()
+
+
+def _from_bytes(data: bytes, settings: TaggerSettings, rules: tuple[str, ...]) -> Language:
+    return blank_tagger(settings, rules, labels=()).from_bytes(data)
+
+
+def _learned(tagger: Language, parts: dict[str, str], proposed: str, relations: dict[str, str],
+             scorer: EntityScorer | None = None, linker: RelationLinker | None = None) -> Language:
+    """The learned pipeline: `tagger`'s ner and kg's learned components with these parts."""
+    learned = tagger
+    for name in ("kg_learned_candidates", "kg_entity_scorer", "kg_relation_linker"):
+        if name in learned.pipe_names:
+            learned.remove_pipe(name)
+    learned.add_pipe("kg_learned_candidates", config={"parts": parts})
+    s = learned.add_pipe("kg_entity_scorer", config={"parts": parts, "proposed": proposed})
+    if scorer is not None:
+        s.types, s.proposals = scorer.types, scorer.proposals
+    k = learned.add_pipe("kg_relation_linker", config={"parts": relations, "threshold": 0.5})
+    if linker is not None:
+        k.model = linker.model
+    return learned
+
+
+def _pipeline(learned: Language, rules: tuple[str, ...], gazetteers: tuple[str, ...]) -> Language:
+    return add_learned(extraction_pipeline(gazetteers, rules), learned)
+
+
+def _after_entities(nlp: Language) -> list[str]:
+    names = nlp.pipe_names
+    return names[names.index("kg_relations"):]
+
+
+def _records(nlp: Language, pairs: list[Pair], title_types: Sequence[str]) -> list[dict]:
+    after = _after_entities(nlp)
+    return [doc_to_record(docs_of(nlp, ab, after), ab.id, title_types=title_types) for ab, _ in pairs]
+
+
+def _figures(gold: list[dict], pred: list[dict]) -> dict:
+    report = evaluate(gold, pred)
+    out = {"entities": round(report.entity_total().f1, 4), "proposed": round(report.proposed.f1, 4),
+           "relations": round(report.relation_total().f1, 4)}
+    out.update({t: round(report.entities[t].f1, 4) for t in TYPES})
+    out.update({p: round(report.relations[p].f1, 4) for p in report.relations})
+    return out
+
+
+def _fit_judges(rows: Rows, c: float) -> tuple[EntityScorer, RelationLinker]:
+    scorer = EntityScorer({t: "both" for t in TYPES}, "learned")
+    scorer.types = fit([f for f, _ in rows.types], [y for _, y in rows.types], c=c)
+    if len({y for _, y in rows.proposed}) == 2:
+        scorer.proposals = fit([f for f, _ in rows.proposed], [y for _, y in rows.proposed], c=c)
+    linker = RelationLinker({p: "both" for p in PREDICATES})
+    if len({y for _, y in rows.relations}) == 2:
+        linker.model = fit([f for f, _ in rows.relations], [y for _, y in rows.relations], c=c)
+    return scorer, linker
+
+
+def _choose(tagger: Language, scorer: EntityScorer, linker: RelationLinker, validation: list[Pair],
+            rules: tuple[str, ...], gazetteers: tuple[str, ...], report: TrainReport) -> dict:
+    """Per entity type, for the proposal flag and per relation, the part that
+    scores best on the validation part: first the entities with the relations
+    left to the rules, then the relations with the entities chosen."""
+    gold = [record for _, record in validation]
+    rules_only = {p: "rules" for p in PREDICATES}
+    by_mode = {}
+    for mode in PARTS:
+        parts = {t: mode for t in TYPES}
+        learned = _learned(tagger, parts, mode, rules_only, scorer, linker)
+        nlp = _pipeline(learned, rules, gazetteers)
+        titles = TYPES if mode != "rules" else ("Task",)
+        by_mode[mode] = _figures(gold, _records(nlp, validation, titles))
+    parts = {t: max(PARTS, key=lambda m: by_mode[m][t]) for t in TYPES}
+    proposed = max(PARTS, key=lambda m: by_mode[m]["proposed"])
+    by_relation = {}
+    for mode in PARTS:
+        relations = {p: mode for p in PREDICATES}
+        learned = _learned(tagger, parts, proposed, relations, scorer, linker)
+        nlp = _pipeline(learned, rules, gazetteers)
+        by_relation[mode] = _figures(gold, _records(nlp, validation, _title_types(parts)))
+    relations = {p: max(PARTS, key=lambda m: by_relation[m][p]) for p in PREDICATES}
+    report.figures = {"entities and proposals, all parts alike": by_mode,
+                      "relations, all alike, entities as chosen": by_relation}
+    return {"parts": parts, "proposed": proposed, "relations": relations, "title_types": _title_types(parts)}
+
+
+def _title_types(parts: dict[str, str]) -> list[str]:
+    """A title's names join the record for the types the scorer judges; for the
+    types left to the rules, as the rules' `titles` family says (Task)."""
+    return [t for t in TYPES if parts[t] != "rules" or t == "Task"]
+
+
+def train(gold: Sequence[str | Path], inputs: Sequence[str | Path], out: str | Path,
+          settings: TaggerSettings = TaggerSettings(), rules: Sequence[str] = (), gazetteers: Sequence[str] = (),
+          c: float = 0.3, say: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> TrainReport:
+    """Train kg's learned parts on the `gold` records of the abstracts in
+    `inputs` and write the model folder `out` (see the module doc)."""
+    started = time.monotonic()
+    rules, gazetteers = tuple(map(str, rules)), tuple(map(str, gazetteers))
+    pairs = gold_pairs(gold, inputs)
+    validation = [p for p in pairs if is_validation(p[0].id)]
+    training = [p for p in pairs if not is_validation(p[0].id)]
+    if len(training) < 4 or not validation:
+        raise TrainError(f"{len(pairs)} gold records are too few to train on and hold back a validation part")
+    report = TrainReport(records=len(pairs), training=len(training), validation=len(validation))
+    say(f"kg train: {len(training)} training records, {len(validation)} held back for validation "
+        f"({report.validation_rule})")
+    halves = [[p for p in training if _half(p[0].id) == k] for k in (0, 1)]
+    say(f"kg train: tagger on each half of the training part ({settings.epochs} passes each)...")
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        jobs = [pool.submit(_tagger_bytes, half, settings, rules) for half in halves]
+        taggers = [_from_bytes(job.result(), settings, rules) for job in jobs]
+        whole = pool.submit(_tagger_bytes, training, settings, rules)
+        say("kg train: tagger on the whole training part, and the judges on what each half's tagger "
+            "finds in the other half...")
+        rows = Rows()
+        for k in (0, 1):
+            learned = _learned(taggers[k], {t: "both" for t in TYPES}, "rules", {p: "rules" for p in PREDICATES})
+            nlp = _pipeline(learned, rules, gazetteers)
+            rows.extend(collect(nlp, halves[1 - k], _after_entities(nlp)))
+        scorer, linker = _fit_judges(rows, c)
+        tagger = _from_bytes(whole.result(), settings, rules)
+    report.tagger = {"validation F1 (exact spans)": tagger_scores(tagger, validation)}
+    say("kg train: choosing each part on the validation part...")
+    choice = _choose(tagger, scorer, linker, validation, rules, gazetteers, report)
+    report.choices = choice
+    learned = _learned(tagger, choice["parts"], choice["proposed"], choice["relations"], scorer, linker)
+    report.seconds = round(time.monotonic() - started, 1)
+    _write(learned, out, {
+        "kg_version": __version__,
+        "trained_on": {"files": [Path(p).name for p in gold], "sha256": gold_hash(gold), "records": len(pairs),
+                       "training": len(training), "validation": len(validation),
+                       "validation_rule": report.validation_rule},
+        "title_types": choice["title_types"], "parts": choice["parts"], "proposed": choice["proposed"],
+        "relations": choice["relations"], "tagger": asdict(settings), "figures": report.figures,
+        "tagger_figures": report.tagger, "seconds": report.seconds})
+    return report
+
+
+def _write(learned: Language, out: str | Path, meta: dict) -> None:
+    """The model folder `out`, written beside it and moved into place whole."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    try:
+        learned.to_disk(staging)
+        (staging / META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
+            os.replace(out, old / out.name)
+            os.replace(staging, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(staging, out)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
