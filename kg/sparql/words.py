@@ -99,3 +99,11 @@ def unknown_word(text: str) -> UnknownWord | None:
         if not after_prologue_word and kind != "iri":
             first = False
     return None
+
+
+def names_a_dataset(text: str) -> bool:
+    """True when the query has a FROM or FROM NAMED clause, which sets its dataset:
+    the union of all graphs, kg's default, must then not replace it."""
+    if "from" not in text.casefold():  # the common case, without scanning
+        return False
+    return any(m.lastgroup == "word" and m.group().upper() == "FROM" for m in _TOKEN.finditer(text))
