@@ -4,7 +4,11 @@ its communities out."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import subprocess
+import sys
 
 import networkx as nx
 import numpy as np
@@ -118,3 +122,30 @@ def test_map_layout_keeps_communities_apart_and_places_what_is_off_the_map():
     assert all(xy[n][1] > bottom for n in g if n not in ov.nodes)
     assert map_layout(g, ov.communities, labels={n: n for n in g}) == pos
 
+
+
+
+# A graph of a few hundred named entities with hubs, leaves and pairs, drawn as a
+# page would be (the map and the page over --max-nodes), printed as the positions.
+DRAW = """
+import json, networkx as nx
+from kg.view.graphdata import ViewGraph, no_evidence
+from kg.view.payload import view_payload
+from kg.view.select import select
+shape = nx.barabasi_albert_graph(700, 1, seed=4)
+vg = ViewGraph(graph=nx.MultiDiGraph(), total_nodes=760)
+for i in range(760):
+    vg.graph.add_node(f"e{i}", type=["Method", "Dataset", "Task"][i % 3], label=f"entity {i}", aliases=set(),
+                      proposed_in=[], **{**no_evidence(), "n_papers": 1 + (i * 7) % 13})
+for a, b in list(shape.edges) + [(700 + 2 * k, 701 + 2 * k) for k in range(30)]:
+    vg.graph.add_edge(f"e{a}", f"e{b}", key="addresses", rel="addresses", weight=1 + (a + b) % 3, **no_evidence())
+page = view_payload(select(vg, max_nodes=600, map_nodes=250))
+print(json.dumps([[n["label"], n["x"], n["y"]] for n in page["nodes"]] + [page["labelled"]]))
+"""
+
+
+def test_the_same_graph_gets_the_same_page_whatever_the_string_hashing():
+    """Sets of names iterate in an order that changes with PYTHONHASHSEED; the map must not."""
+    pages = {subprocess.run([sys.executable, "-c", DRAW], env=dict(os.environ, PYTHONHASHSEED=seed),
+                            check=True, capture_output=True, text=True).stdout for seed in ("1", "2", "3")}
+    assert len(pages) == 1 and len(json.loads(pages.pop())) == 601

@@ -205,7 +205,7 @@ def place_discs(radii: np.ndarray, links: dict[tuple[int, int], float], seed: in
     reach = math.sqrt(float(np.sum((radii + DISC_GAP) ** 2)))  # the side of a square holding the discs
     pos *= reach / span * np.array([math.sqrt(ASPECT), 1 / math.sqrt(ASPECT)])
     strongest = max(links.values(), default=1.0)
-    pairs = [(i, j, math.sqrt(w / strongest)) for (i, j), w in links.items()]
+    pairs = [(i, j, math.sqrt(w / strongest)) for (i, j), w in sorted(links.items())]  # moves add up in order
     need = radii[:, None] + radii[None, :] + DISC_GAP
     np.fill_diagonal(need, 0.0)
     squash = np.array([1.0, ASPECT])  # pulls harder up and down than sideways

@@ -164,9 +164,7 @@ def overview(graph: nx.MultiDiGraph, budget: int = MAP_NODES, seed: int = 7,
         keep = set(sorted(keep, key=lambda n: (-weight[n], n))[:budget])
         keep = _pieces_at_least(simple, keep, MIN_PIECE)
     trimmed = graph.number_of_nodes() - unrelated - 2 * pairs - len(keep)
-    sub = simple.subgraph(keep)
-    found = nx.community.louvain_communities(sub, weight="weight", seed=seed) if keep else []
-    communities = sorted((sorted(c) for c in found), key=lambda c: (-len(c), c[0]))
+    communities = _communities(simple, keep, seed)
     anchors = _anchors(graph, simple, keep, named_with) if keep and named_with else {}
     if anchors:
         index = {n: i for i, c in enumerate(communities) for n in c}
@@ -178,6 +176,22 @@ def overview(graph: nx.MultiDiGraph, budget: int = MAP_NODES, seed: int = 7,
         trimmed = graph.number_of_nodes() - unrelated - 2 * pairs - len(keep)
     return Overview(nodes=keep, communities=communities, unrelated=unrelated, pairs=pairs, trimmed=trimmed,
                     weight=weight, anchors=anchors)
+
+
+def _communities(simple: nx.Graph, keep: set[str], seed: int) -> list[list[str]]:
+    """Louvain communities of the map, largest first. Run on the entities' ranks
+    in name order, edges sorted: Louvain's result depends on the order it meets
+    nodes and edges, which for names in sets changes with each interpreter's
+    string hashing, and so did the map."""
+    names = sorted(keep)
+    rank = {n: i for i, n in enumerate(names)}
+    ranked = nx.Graph()
+    ranked.add_nodes_from(range(len(names)))
+    # (a subgraph's nodes, and so each edge's ends, come in the order of the set it was made from)
+    ranked.add_weighted_edges_from(sorted((min(rank[a], rank[b]), max(rank[a], rank[b]), d["weight"])
+                                          for a, b, d in simple.subgraph(keep).edges(data=True)))
+    found = nx.community.louvain_communities(ranked, weight="weight", seed=seed) if names else []
+    return sorted((sorted(names[i] for i in c) for c in found), key=lambda c: (-len(c), c[0]))
 
 
 def _anchors(graph: nx.MultiDiGraph, simple: nx.Graph, keep: set[str],

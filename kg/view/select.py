@@ -70,6 +70,16 @@ def top_by_degree(graph: nx.MultiDiGraph, count: int) -> set[str]:
     return set(ranked[:count])
 
 
+def _in_name_order(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A copy with nodes and edges in name order. A subgraph iterates in the
+    order of the set it was made from, which changes with each interpreter's
+    string hashing, and the layout would change with it."""
+    out = nx.MultiDiGraph()
+    out.add_nodes_from(sorted(graph.nodes(data=True), key=lambda item: item[0]))
+    out.add_edges_from(sorted(graph.edges(keys=True, data=True), key=lambda edge: edge[:3]))
+    return out
+
+
 def select(vg: ViewGraph, *, focus: str | None = None, hops: int = 1, types: list[str] | None = None,
            max_nodes: int = DEFAULT_MAX_NODES, map_nodes: int = MAP_NODES,
            named_with: Callable[[list[str]], dict[str, list[tuple[str, int]]]] | None = None) -> ViewGraph:
@@ -104,6 +114,6 @@ def select(vg: ViewGraph, *, focus: str | None = None, hops: int = 1, types: lis
             graph = graph.subgraph(the_map.nodes | set(rest[:max(0, shown - len(the_map.nodes))]))
         else:
             graph = graph.subgraph(top_by_degree(graph, shown))
-    return ViewGraph(graph=nx.MultiDiGraph(graph), papers=vg.papers, sentences=vg.sentences,
+    return ViewGraph(graph=_in_name_order(graph), papers=vg.papers, sentences=vg.sentences,
                      results=vg.results, notes=notes, total_nodes=vg.total_nodes, paper_count=vg.paper_count,
                      entities=vg.entities, overview=the_map)
