@@ -17,8 +17,14 @@ here as KGError(MESSAGE). Input records that cannot be read are skipped, as
 by the command line, with a warning each (`strict=True` refuses the whole
 input instead); a build's summary is `graph.summary`.
 
-This module imports only the standard library at load time: spaCy loads
-when something is extracted, the store when a graph is opened.
+Queries know kg's prefixes (mlkg:, skos:, ... as `kg query` does) and a
+syntax error is the command line's one line, `SPARQL syntax error: unknown
+keyword 'SELEC' at 1:1; ...`. In a DataFrame, decimal numbers are floats
+(the rows keep the exact Decimal).
+
+This module imports only the standard library and kg's own light modules at
+load time: spaCy loads when something is extracted, the store when a graph
+is opened.
 """
 
 from __future__ import annotations
@@ -33,6 +39,9 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from kg.sparql.prefixes import PREFIXES
+from kg.sparql.syntax import describe
 
 __all__ = ["KGError", "Rows", "Graph", "extract", "build", "open", "frame", "questions"]
 
@@ -55,20 +64,42 @@ class Rows(list):
         super().__init__(rows)
         self.variables = list(variables)
 
-    def to_pandas(self):
-        """The rows as a pandas DataFrame, one column per variable (needs pandas)."""
+    def to_pandas(self) -> Any:
+        """The rows as a pandas DataFrame, one column per variable (needs pandas);
+        a column of decimal numbers is float64 (see `frame`)."""
         return frame(self)
 
 
-def frame(rows: Iterable[Mapping]):
-    """Rows as a pandas DataFrame, columns in the query's order. pandas is not a
-    dependency of kg: install it (`pip install pandas`) to use this."""
+def _numeric(values: list) -> bool:
+    """True when a column holds numbers only, at least one of them a Decimal."""
+    seen_decimal = False
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, Decimal):
+            seen_decimal = True
+        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+            return False
+    return seen_decimal
+
+
+def frame(rows: Iterable[Mapping]) -> Any:
+    """Rows as a pandas DataFrame, columns in the query's order. A column of
+    numbers with decimals among them (every result value, mls:hasValue, is an
+    xsd:decimal) is float64, so that `df.value.mean()` and plotting work as
+    they stand; an unbound value is NaN there. The rows themselves keep the
+    exact Decimal. pandas is not a dependency of kg: install it (`pip install
+    pandas`) to use this."""
     try:
-        import pandas as pd
+        import pandas as pd  # optional: only DataFrames need it
     except ImportError:
         raise KGError("a DataFrame needs pandas, which is not installed: pip install pandas") from None
     columns = getattr(rows, "variables", None) or None
-    return pd.DataFrame(list(rows), columns=columns)
+    df = pd.DataFrame(list(rows), columns=columns)
+    for name in df.columns:
+        if df[name].dtype == object and _numeric(df[name].tolist()):
+            df[name] = df[name].astype("float64")
+    return df
 
 
 @contextmanager
@@ -118,6 +149,15 @@ def python_value(term: Any) -> Any:
             pass  # an ill-typed literal keeps its text
         return text
     return str(term)  # an RDF-star triple
+
+
+def _run(store, sparql: str):
+    """The engine's results for `sparql` with kg's prefixes known, as `kg query`
+    runs it; a syntax error is raised as the command line words it."""
+    try:
+        return store.query(sparql, prefixes=PREFIXES)
+    except SyntaxError as err:
+        raise SyntaxError(describe(str(err), sparql)) from None
 
 
 def to_rows(results) -> Rows | bool:
@@ -362,7 +402,7 @@ class Graph:
         store = self._open_store()
         with _cli_errors():
             check_query(sparql)
-            return to_rows(store.query(sparql))
+            return to_rows(_run(store, sparql))
 
     def ask(self, question: str, /, **params: Any) -> Rows:
         """Run the ready question named `question` (`kg query --list`, or kg.questions())
@@ -374,7 +414,7 @@ class Graph:
         store = self._open_store()
         with _cli_errors():
             text = ready_query(store, question, {k: str(v) for k, v in params.items()})
-            return to_rows(store.query(text))
+            return to_rows(_run(store, text))
 
     # -- other libraries ---------------------------------------------------------
     def to_rdflib(self):

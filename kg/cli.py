@@ -334,7 +334,9 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--port", type=int, default=7878, help="port (default: 7878)")
     sp.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
                     help="stop a query after this long, killing its worker (default: 10)")
-    sp.add_argument("--max-rows", type=int, default=10_000, metavar="N", help="send at most N result rows (default: 10000)")
+    sp.add_argument("--max-rows", type=int, default=None, metavar="N",
+                    help="send at most N result rows or triples; a cut result says so in itself and in the "
+                         "X-KG-Truncated header (default: every row; --timeout bounds the work)")
     sp.add_argument("--workers", type=int, default=None, metavar="N",
                     help="query worker processes, each able to run one query at a time (default: CPUs, 2 to 8)")
     sp.add_argument("--cors", metavar="ORIGIN", help="send CORS headers allowing ORIGIN (e.g. '*'); off by default")
@@ -346,7 +348,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.workers is None:
         args.workers = default_workers()
-    if args.timeout <= 0 or args.max_rows <= 0 or args.workers <= 0:
+    if args.timeout <= 0 or (args.max_rows is not None and args.max_rows <= 0) or args.workers <= 0:
         return _err("--timeout, --max-rows and --workers must be positive")
     config = ServeConfig(build_dir=Path(args.store), host=args.host, port=args.port, timeout=args.timeout,
                          max_rows=args.max_rows, workers=args.workers, cors=args.cors, quiet=args.quiet)

@@ -13,8 +13,10 @@ update; SERVICE is refused before the engine sees the query (kg.sparql.guard);
 a malformed query is answered 400 in the request thread (kg.sparql.syntax);
 each query runs in a worker process that is killed at the time limit, and
 long queries get stand-in workers up to a cap, so runaway clients cannot
-hold every worker (kg.sparql.workers.QueryPool); results stop at a row cap; the server binds to
-127.0.0.1 unless told otherwise and sends CORS headers only when asked to.
+hold every worker (kg.sparql.workers.QueryPool); results are sent whole
+unless a row cap is set, and a capped result says so in itself and in the
+X-KG-Truncated header; the server binds to 127.0.0.1 unless told otherwise
+and sends CORS headers only when asked to.
 Nothing it serves loads anything from the network.
 
 Following the store: the server answers from the newest committed build of
@@ -42,7 +44,7 @@ from kg.sparql.follow import StoreIdentity, store_identity
 from kg.sparql.guard import QueryRefused, check_query
 from kg.sparql.prefixes import query_prefixes
 from kg.sparql.ready import ReadyQuestionError, ready_questions
-from kg.sparql.results import SHORT_NAMES, parse_accept
+from kg.sparql.results import parse_accept, parse_format
 from kg.sparql.syntax import syntax_error
 from kg.sparql.workers import PoolBusy, QueryJob, QueryPool, QueryTimeout
 
@@ -56,7 +58,7 @@ class ServeConfig:
     host: str = "127.0.0.1"
     port: int = 7878
     timeout: float = 10.0
-    max_rows: int = 10_000
+    max_rows: int | None = None  # None: every row; the timeout is what bounds a query's work
     workers: int = 2
     # a query running this long is a long one and gets a stand-in worker (kg.sparql.workers.QueryPool)
     long_after: float = 2.0
@@ -197,11 +199,13 @@ class SparqlHandler(BaseHTTPRequestHandler):
         return self.rfile.read(n)
 
     def _accepted(self, params: dict[str, list[str]]) -> list[str]:
-        for key in ("format", "output"):
-            value = (params.get(key) or [""])[0].strip().lower()
-            if value:
-                return [SHORT_NAMES.get(value, value)]
-        return parse_accept(self.headers.get("Accept"))
+        """The media types the client asked for, best first: those its `format`
+        (or `output`, `results`) parameters name, then its Accept header, which
+        decides when the query's form cannot be given in the named format
+        (SPARQLWrapper names `turtle` for a SELECT, with Accept */*)."""
+        named = parse_format([v for key in ("format", "output", "results") for v in params.get(key, [])])
+        accept = parse_accept(self.headers.get("Accept"))
+        return named + [m for m in accept if m not in named]
 
     # -- methods --------------------------------------------------------------
     def do_GET(self) -> None:
@@ -314,7 +318,7 @@ class SparqlHandler(BaseHTTPRequestHandler):
         except (EOFError, OSError) as err:
             return self._error(500, f"the query worker failed ({err}); it has been restarted")
         headers = {"X-KG-Rows": str(answer.rows)}
-        if answer.truncated:
+        if answer.truncated:  # the result itself says so too (kg.sparql.results)
             headers["X-KG-Truncated"] = f"true; only the first {cfg.max_rows} rows were sent"
         content_type = answer.content_type
         if content_type.startswith("text/") and "charset" not in content_type:
@@ -330,7 +334,8 @@ def serve(config: ServeConfig) -> None:
     """Serve until interrupted."""
     server = make_server(config)
     print(f"kg: SPARQL endpoint at {server.url}/sparql, query page {server.url}/query, view {server.url}/ "
-          f"(timeout {config.timeout:g} s, at most {config.max_rows} rows, {config.workers} workers"
+          f"(timeout {config.timeout:g} s, "
+          + (f"at most {config.max_rows} rows" if config.max_rows else "every row") + f", {config.workers} workers"
           + (f", CORS {config.cors}" if config.cors else "") + "); Ctrl-C stops", file=sys.stderr)
     try:
         server.serve_forever()

@@ -23,6 +23,7 @@ from kg.graph.entities import canonicalise, orphans, paper_graphs
 from kg.graph.vocab import DCTERMS
 from kg.io.outputs import recover
 from kg.sparql.prefixes import query_prefixes
+from kg.sparql.words import names_a_dataset
 
 STORE_DIRNAME = "store"
 
@@ -141,7 +142,8 @@ class KGStore:
 
     # -- reading --------------------------------------------------------------
     def query(self, sparql: str, **kw):
-        return self.db.query(sparql, use_default_graph_as_union=True, **kw)
+        """Run SPARQL over the union of all graphs, or over the graphs its FROM clauses name."""
+        return self.db.query(sparql, use_default_graph_as_union=not names_a_dataset(sparql), **kw)
 
     def dump(self, out, fmt: str) -> None:
         """Write the whole store; triple formats get the union of all papers."""

@@ -154,8 +154,39 @@ def test_rows_to_a_dataframe(built):
         rows = g.query(SCORES_Q)
         df = rows.to_pandas()
         assert isinstance(df, pd.DataFrame) and list(df.columns) == ["method", "value", "n"]
-        assert df.loc[0, "method"] == "FooNet" and df.loc[0, "value"] == Decimal("96.2")
+        assert df.loc[0, "method"] == "FooNet" and df.loc[0, "value"] == 96.2
+        assert df["value"].dtype == "float64" and df["n"].dtype == "int64"
+        assert rows[0]["value"] == Decimal("96.2"), "the rows keep the exact decimal"
         assert kg.frame(rows).equals(df)
+
+
+def test_queries_know_kg_s_prefixes_and_values_are_floats_in_a_dataframe(built):
+    pd = pytest.importorskip("pandas")
+    with kg.open(built) as g:
+        # no PREFIX line: mlkg:, mls: and skos: are known, as in `kg query`
+        rows = g.query("SELECT ?method ?value WHERE { ?r a mlkg:Score ; mlkg:method ?m ; mls:hasValue ?value . "
+                       "?m skos:prefLabel ?method } ORDER BY ?value")
+        assert [(r["method"], r["value"]) for r in rows] == [("BarNet", Decimal("95.0")), ("FooNet", Decimal("96.2"))]
+        df = rows.to_pandas()
+        assert df["value"].dtype == "float64" and df["value"].mean() == pytest.approx(95.6)
+        board = g.ask("leaderboard", dataset="CIFAR-10", metric="accuracy").to_pandas()
+        assert board["value"].dtype == "float64" and list(board["value"]) == [96.2, 95.0]
+        # a column that is not all numbers stays as it was
+        mixed = kg.frame(kg.Rows([{"x": Decimal("1.5")}, {"x": "n/a"}], ["x"]))
+        assert mixed["x"].tolist() == [Decimal("1.5"), "n/a"]
+        unbound = kg.frame(kg.Rows([{"x": Decimal("1.5")}, {"x": None}], ["x"]))
+        assert unbound["x"].dtype == "float64" and unbound["x"].isna().tolist() == [False, True]
+
+
+def test_a_syntax_error_is_one_line_that_names_the_word(built):
+    with kg.open(built) as g:
+        with pytest.raises(kg.KGError) as err:
+            g.query("SELEC ?m WHERE { ?m a mlkg:Method }")
+        assert str(err.value) == ("SPARQL syntax error: unknown keyword 'SELEC' at 1:1; "
+                                  "a query begins with SELECT, CONSTRUCT, ASK or DESCRIBE")
+        with pytest.raises(kg.KGError) as err:
+            g.query("SELECT ?m\nWHERE { ?m a mlkg:Method }\nORDER BY ?m LIMT 5")
+        assert str(err.value) == "SPARQL syntax error: unknown keyword 'LIMT' at 3:13; did you mean LIMIT?"
 
 
 def test_a_dataframe_without_pandas_says_how_to_get_it(built, monkeypatch):

@@ -62,3 +62,18 @@ def test_errors_are_one_line_and_exit_2(capsys, demo_build, tmp_path):
         assert err.startswith("kg: error:") and message in err and "Traceback" not in err, (argv, err)
     code, _, err = run(capsys, "query", "--store", str(tmp_path), "ASK {}")
     assert code == 2 and "kg build" in err
+
+
+def test_a_from_clause_sets_the_dataset(capsys, demo_build):
+    """kg's default graph is the union of all graphs, unless the query names its own."""
+    one = "https://w3id.org/mlkg/graph/paper/demo-01"
+    code, out, _ = run(capsys, "query", "--store", str(demo_build), "--format", "csv",
+                       f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{one}> {{ ?s ?p ?o }} }}")
+    in_graph = int(out.split()[1])
+    for extra in ([], ["--timeout", "30"]):
+        code, out, _ = run(capsys, "query", "--store", str(demo_build), "--format", "csv", *extra,
+                           f"SELECT (COUNT(*) AS ?n) FROM <{one}> WHERE {{ ?s ?p ?o }}")
+        assert code == 0 and int(out.split()[1]) == in_graph
+    code, out, _ = run(capsys, "query", "--store", str(demo_build), "--format", "csv",
+                       'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(?o != "FROM") }')
+    assert int(out.split()[1]) > in_graph, "a FROM inside a string is no clause"

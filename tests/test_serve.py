@@ -167,7 +167,7 @@ def test_syntax_error_is_400_with_the_parser_message(server):
     sw.setQuery("SELECT * WHERE { ?s ?p }")
     with pytest.raises(QueryBadFormed) as err:
         sw.query()
-    assert "line 1, column" in str(err.value)
+    assert "SPARQL syntax error: unexpected end of the query at 1:" in str(err.value)
 
 
 def test_runaway_query_is_stopped_and_its_worker_replaced(server):
@@ -190,12 +190,25 @@ def test_runaway_query_is_stopped_and_its_worker_replaced(server):
     assert sw.queryAndConvert()["boolean"] is True
 
 
-def test_rows_stop_at_the_cap(server):
-    status, headers, body = http(server, "/sparql?query=" + urllib.parse.quote("SELECT * WHERE { ?s ?p ?o }"),
-                                 headers={"Accept": "application/sparql-results+json"})
+def test_rows_stop_at_the_cap_and_the_results_say_so(server):
+    query = "/sparql?query=" + urllib.parse.quote("SELECT * WHERE { ?s ?p ?o }")
+    status, headers, body = http(server, query, headers={"Accept": "application/sparql-results+json"})
     assert status == 200
-    assert len(json.loads(body)["results"]["bindings"]) == MAX_ROWS
+    doc = json.loads(body)
+    assert len(doc["results"]["bindings"]) == MAX_ROWS
     assert headers["X-KG-Truncated"].startswith("true")
+    assert doc["head"]["link"] == [f"urn:kg:truncated-after-{MAX_ROWS}-rows"]
+    status, headers, body = http(server, query, headers={"Accept": "application/sparql-results+xml"})
+    assert status == 200 and f'<link href="urn:kg:truncated-after-{MAX_ROWS}-rows"/>'.encode() in body
+    assert body.count(b"<result>") == MAX_ROWS
+    status, headers, body = http(server, "/sparql?query=" + urllib.parse.quote(
+        "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"), headers={"Accept": "application/n-triples"})
+    lines = body.decode().splitlines()
+    assert lines[0].startswith("# kg: truncated: only the first 50 triples") and len(lines) == MAX_ROWS + 1
+    # An answer under the cap carries no mark.
+    status, headers, body = http(server, "/sparql?query=" + urllib.parse.quote("SELECT * WHERE { ?s ?p ?o } LIMIT 3"),
+                                 headers={"Accept": "application/sparql-results+json"})
+    assert "X-KG-Truncated" not in headers and "link" not in json.loads(body)["head"]
 
 
 def test_concurrent_clients_all_get_answers(server):
@@ -302,4 +315,4 @@ def test_query_command_timeout_stops_the_work_like_the_server(demo_build, capsys
         limited = capsys.readouterr().out
         assert limited == plain and plain.strip()
     assert main(["query", "--store", str(demo_build), "--timeout", "30", "SELECT ?s WHERE { ?s ?p }"]) == 2
-    assert "SPARQL syntax error: line 1, column" in capsys.readouterr().err
+    assert "SPARQL syntax error: unexpected end of the query at 1:" in capsys.readouterr().err

@@ -105,12 +105,16 @@ def test_nodes_carry_type_style_size_and_fixed_position(payload):
     assert payload["options"]["physics"]["enabled"] is False
 
 
-def test_label_candidates_are_the_best_connected_nodes(payload):
-    degree = [i["degree"] for i in payload["nodeInfo"]]
-    chosen = payload["labelled"]
-    assert chosen and all(degree[i] > 0 for i in chosen)
-    assert [degree[i] for i in chosen] == sorted((degree[i] for i in chosen), reverse=True)
-    assert degree[chosen[0]] == max(degree)
+def test_label_candidates_are_the_entities_most_papers_name_then_each_type_s_first(payload):
+    info = payload["nodeInfo"]
+    chosen, must = payload["labelled"], payload["mustLabel"]
+    assert chosen and must and all(info[i]["degree"] > 0 and info[i]["map"] for i in chosen)
+    on_map = [i for i, d in enumerate(info) if d["map"] and d["degree"]]
+    papers = sorted((info[i]["nPapers"] for i in on_map), reverse=True)
+    assert [info[i]["nPapers"] for i in chosen[:must]] == papers[:must], "the most named come first"
+    for kind in {info[i]["type"] for i in on_map}:
+        best = max(info[i]["nPapers"] for i in on_map if info[i]["type"] == kind)
+        assert any(info[i]["type"] == kind and info[i]["nPapers"] == best for i in chosen), kind
 
 
 def test_panel_data_has_aliases_papers_sentences_and_results(payload):
@@ -207,7 +211,8 @@ def test_too_large_a_graph_falls_back_to_a_summary(store):
     small = select(vg, max_nodes=3)
     assert small.graph.number_of_nodes() == 3
     assert "Sparse Gated Mixer" in labels_of(small), "the best-connected entity is kept"
-    assert any("more than the view's limit of 3" in n and "summary" in n for n in small.notes)
+    assert any("more than the view's limit of 3" in n and "the page holds the 3 weightiest" in n
+               for n in small.notes)
     page = render_html(view_payload(small))
     assert "more than the view" in page
     assert select(vg).notes == [], "a graph under the limit is drawn whole, without notes"

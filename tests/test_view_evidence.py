@@ -63,15 +63,24 @@ def reference(store: KGStore, entities: set[str]) -> tuple[dict, dict]:
         roles = {role: one(r, prop) for role, prop in
                  (("method", MLKG.method), ("baseline", MLKG.baseline), ("dataset", MLKG.dataset),
                   ("metric", MLS.specifiedBy))}
-        sent = one(r, PROV.wasDerivedFrom)
+        sent, paper = one(r, PROV.wasDerivedFrom), one(r, MLKG.reportedIn)
         for term in roles.values():
             if term is not None:
                 node_results[term.value].append(r.value)
                 if sent:
                     node_sentences[term.value].add(sent.value)
-        for target in (roles["dataset"], roles["baseline"]):
+        for target in (roles["dataset"], roles["baseline"], roles["metric"]):
             if roles["method"] is not None and target is not None:
                 edge_results[(roles["method"].value, target.value)].add(r.value)
+        # the view's measuredBy edge: a method to the metric of its result, with the result's paper and sentence
+        if roles["method"] is not None and roles["metric"] is not None:
+            key = (roles["method"].value, roles["metric"].value, "measuredBy")
+            edge_results[key[:2]].add(r.value)
+            measured = edge_papers.setdefault(key, set()), edge_sentences.setdefault(key, set())
+            if paper:
+                measured[0].add(paper.value)
+            if sent:
+                measured[1].add(sent.value)
     nodes = {e: {"papers": node_papers[e], "sentences": node_sentences[e], "results": node_results[e]}
              for e in entities}
     edges = {k: {"papers": edge_papers[k], "sentences": edge_sentences[k], "results": edge_results[k[:2]]}
@@ -109,10 +118,13 @@ def test_every_node_and_edge_shows_the_first_of_its_evidence_and_counts_all(stor
         assert d["papers"] == sorted(exp["papers"], key=paper_key)[:MAX_PAPERS]
         assert d["sentences"] == sorted(exp["sentences"])[:MAX_SENTENCES]
         assert len(d["results"]) == min(MAX_RESULTS, len(exp["results"]))
-    # the summary's paper counts (GROUP BY in the store) agree with the evidence
+    assert any(rel == "measuredBy" for _, _, rel in vg.graph.edges(keys=True))
+    # the summary's paper counts (GROUP BY in the store) agree with the evidence, for nodes and edges
     summary = read_summary(store)
     assert {n: d["n_papers"] for n, d in summary.graph.nodes(data=True)} == \
         {n: d["n_papers"] for n, d in vg.graph.nodes(data=True)}
+    assert {(s, o, k): d["weight"] for s, o, k, d in summary.graph.edges(keys=True, data=True)} == \
+        {(s, o, k): d["n_papers"] for s, o, k, d in vg.graph.edges(keys=True, data=True)}
 
 
 def test_results_shown_are_the_first_by_iri_with_their_sentences_and_papers(store):

@@ -38,9 +38,11 @@ SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE {
   VALUES ?c { mlkg:Method mls:Dataset mls:Task mls:EvaluationMeasure mlkg:Baseline }
   ?e a ?c .
 }"""
+# The relations, and a method's tie to the metric of one of its results (the view's measuredBy).
 RELATION_COUNT_Q = """
 PREFIX mlkg: <https://w3id.org/mlkg/ontology#>
-SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE {
-  VALUES ?p { mlkg:evaluatedOn mlkg:addresses mlkg:improvesOver }
-  ?s ?p ?o .
-} }"""
+PREFIX mls: <http://www.w3.org/ns/mls#>
+SELECT (COUNT(*) AS ?n) WHERE {
+  { SELECT DISTINCT ?s ?p ?o WHERE { VALUES ?p { mlkg:evaluatedOn mlkg:addresses mlkg:improvesOver } ?s ?p ?o . } }
+  UNION { SELECT DISTINCT ?s ?o WHERE { ?r mlkg:method ?s ; mls:specifiedBy ?o } }
+}"""

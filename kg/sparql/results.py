@@ -1,8 +1,10 @@
-"""Query results to bytes in the SPARQL 1.1 result formats, with a row cap.
+"""Query results to bytes in the SPARQL 1.1 result formats, with an optional row cap.
 
 Oxigraph can serialize whole result sets, but not the first N rows of one, so
 the four result formats are written here; RDF results (CONSTRUCT, DESCRIBE)
-go through Oxigraph's own serializers once capped.
+go through Oxigraph's own serializers once capped. A capped result says so
+in itself, not only in an HTTP header that few clients read: the `link` of a
+JSON or XML result set's head, a comment opening Turtle, N-Triples or RDF/XML.
 """
 
 from __future__ import annotations
@@ -22,27 +24,45 @@ RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 # Media types by query form; the first of each list is the default.
 SOLUTION_TYPES = ["application/sparql-results+json", "application/sparql-results+xml",
                   "text/csv", "text/tab-separated-values"]
-GRAPH_TYPES = ["text/turtle", "application/n-triples", "application/rdf+xml", "application/n-quads"]
-ALIASES = {
-    "application/json": "application/sparql-results+json",
-    "application/xml": "application/sparql-results+xml",
-    "text/xml": "application/sparql-results+xml",
-    "application/x-turtle": "text/turtle",
-    "text/plain": "application/n-triples",
+GRAPH_TYPES = ["text/turtle", "application/n-triples", "application/rdf+xml", "application/ld+json",
+               "application/n-quads"]
+# Names that mean one format for a result set and another for a graph, as other
+# SPARQL servers read them: "xml" is SPARQL XML results for SELECT and ASK and
+# RDF/XML for CONSTRUCT and DESCRIBE; `choose` takes the one the query's form offers.
+ALIASES: dict[str, list[str]] = {
+    "application/json": ["application/sparql-results+json", "application/ld+json"],
+    "application/xml": ["application/sparql-results+xml", "application/rdf+xml"],
+    "text/xml": ["application/sparql-results+xml", "application/rdf+xml"],
+    "application/x-turtle": ["text/turtle"],
+    "application/turtle": ["text/turtle"],
+    "text/n3": ["text/turtle"],  # kg's graphs are plain triples, which Turtle writes as N3 does
+    "text/rdf+n3": ["text/turtle"],
+    "application/x-json+ld": ["application/ld+json"],
+    "text/plain": ["application/n-triples"],
 }
-# Short names for the `format=` parameter many SPARQL clients send.
-SHORT_NAMES = {
-    "json": "application/sparql-results+json", "xml": "application/sparql-results+xml",
-    "csv": "text/csv", "tsv": "text/tab-separated-values",
-    "turtle": "text/turtle", "ttl": "text/turtle", "nt": "application/n-triples",
-    "ntriples": "application/n-triples", "n-triples": "application/n-triples", "rdfxml": "application/rdf+xml",
+# Short names for the `format` (or `output`, `results`) parameter many SPARQL
+# clients send: SPARQLWrapper sends its return format's name there.
+SHORT_NAMES: dict[str, list[str]] = {
+    "json": ALIASES["application/json"], "xml": ALIASES["application/xml"],
+    "csv": ["text/csv"], "tsv": ["text/tab-separated-values"],
+    "turtle": ["text/turtle"], "ttl": ["text/turtle"], "n3": ["text/turtle"],
+    "nt": ["application/n-triples"], "ntriples": ["application/n-triples"], "n-triples": ["application/n-triples"],
+    "rdf": ["application/rdf+xml"], "rdfxml": ["application/rdf+xml"], "rdf+xml": ["application/rdf+xml"],
+    "rdf/xml": ["application/rdf+xml"], "json-ld": ["application/ld+json"], "jsonld": ["application/ld+json"],
+    "nq": ["application/n-quads"], "nquads": ["application/n-quads"], "n-quads": ["application/n-quads"],
 }
 _RDF_FORMATS = {
     "text/turtle": ox.RdfFormat.TURTLE,
     "application/n-triples": ox.RdfFormat.N_TRIPLES,
     "application/rdf+xml": ox.RdfFormat.RDF_XML,
+    "application/ld+json": ox.RdfFormat.JSON_LD,
     "application/n-quads": ox.RdfFormat.N_QUADS,
 }
+
+
+def truncation_link(rows: int) -> str:
+    """The URI that marks a result cut at `rows` rows, in the `link` of its head."""
+    return f"urn:kg:truncated-after-{rows}-rows"
 
 
 class NotAcceptable(ValueError):
@@ -75,8 +95,20 @@ def parse_accept(header: str | None) -> list[str]:
                 except ValueError:
                     q = 0.0
         if q > 0:
-            ranked.append((-q, i, ALIASES.get(media, media)))
+            ranked.extend((-q, i, m) for m in ALIASES.get(media, [media]))
     return [m for _, _, m in sorted(ranked)] or ["*/*"]
+
+
+def parse_format(values: list[str]) -> list[str]:
+    """Media types named by `format=` parameters: short names (json, xml, turtle,
+    rdf+xml, ...) or media types, several to a value when separated by commas."""
+    out: list[str] = []
+    for value in values:
+        for part in value.split(","):
+            name = part.split(";")[0].strip().lower()
+            if name:
+                out.extend(SHORT_NAMES.get(name) or ALIASES.get(name) or [name])
+    return list(dict.fromkeys(out))
 
 
 def choose(accepted: list[str], offered: list[str]) -> str:
@@ -135,14 +167,18 @@ def _csv_cell(t) -> str:
 
 
 # -- result sets ----------------------------------------------------------------
-def solutions_body(variables: list[str], rows: list[list], media: str) -> bytes:
+def solutions_body(variables: list[str], rows: list[list], media: str, truncated: bool = False) -> bytes:
+    """A result set in `media`; a cut one says so in its head's `link` (JSON, XML)."""
+    link = [truncation_link(len(rows))] if truncated else []
     if media == "application/sparql-results+json":
         bindings = [{v: _json_term(t) for v, t in zip(variables, row) if t is not None} for row in rows]
-        doc = {"head": {"vars": variables}, "results": {"bindings": bindings}}
+        head = {"vars": variables, **({"link": link} if link else {})}
+        doc = {"head": head, "results": {"bindings": bindings}}
         return json.dumps(doc, ensure_ascii=False).encode()
     if media == "application/sparql-results+xml":
         out = ['<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n<head>']
         out += [f"<variable name={quoteattr(v)}/>" for v in variables]
+        out += [f"<link href={quoteattr(href)}/>" for href in link]
         out.append("</head>\n<results>")
         for row in rows:
             out.append("<result>" + "".join(f"<binding name={quoteattr(v)}>{_xml_term(t)}</binding>"
@@ -172,24 +208,50 @@ def boolean_body(value: bool, media: str) -> bytes:
     return (("true" if value else "false") + "\n").encode()
 
 
-def serialize(results, accepted: list[str], max_rows: int, prefixes: dict[str, str] | None = None) -> Serialized:
-    """Run through an Oxigraph result up to `max_rows` rows and write it in the best accepted type."""
+def _graph_note(media: str, count: int) -> bytes:
+    """A comment that opens a cut graph, in the formats that have comments."""
+    text = f"kg: truncated: only the first {count} triples were sent (the server's --max-rows)"
+    if media in ("text/turtle", "application/n-triples", "application/n-quads"):
+        return f"# {text}\n".encode()
+    if media == "application/rdf+xml":
+        return f"<!-- {text} -->\n".encode()
+    return b""
+
+
+def _first(results, max_rows: int | None) -> tuple[list, bool]:
+    """The first `max_rows` items of `results` (all of them for None), and whether there were more."""
+    if max_rows is None:
+        return list(results), False
+    items = list(islice(results, max_rows + 1))
+    truncated = len(items) > max_rows
+    del items[max_rows:]
+    return items, truncated
+
+
+def serialize(results, accepted: list[str], max_rows: int | None = None,
+              prefixes: dict[str, str] | None = None) -> Serialized:
+    """Write an Oxigraph result in the best accepted type, up to `max_rows` rows
+    or triples (None: all); a cut result says so in itself where its format can."""
     if isinstance(results, ox.QueryBoolean):
         media = choose(accepted, SOLUTION_TYPES)
         return Serialized(media, boolean_body(bool(results), media), 1, False)
     if isinstance(results, ox.QueryTriples):
         media = choose(accepted, GRAPH_TYPES)
-        triples = list(islice(results, max_rows + 1))
-        truncated = len(triples) > max_rows
-        del triples[max_rows:]
+        triples, truncated = _first(results, max_rows)
         if media == "application/n-quads":
             triples = [ox.Quad(t.subject, t.predicate, t.object) for t in triples]
         kw = {"prefixes": prefixes} if media == "text/turtle" and prefixes else {}
         body = ox.serialize(triples, format=_RDF_FORMATS[media], **kw)
+        if truncated:
+            note = _graph_note(media, len(triples))
+            if media == "application/rdf+xml" and body.startswith(b"<?xml"):
+                end = body.index(b"?>") + 2  # the XML declaration must stay first
+                body = body[:end] + b"\n" + note + body[end:].lstrip(b"\n")
+            else:
+                body = note + body
         return Serialized(media, body, len(triples), truncated)
     media = choose(accepted, SOLUTION_TYPES)
     variables = [v.value for v in results.variables]
-    rows = [[sol[i] for i in range(len(variables))] for sol in islice(results, max_rows + 1)]
-    truncated = len(rows) > max_rows
-    del rows[max_rows:]
-    return Serialized(media, solutions_body(variables, rows, media), len(rows), truncated)
+    solutions, truncated = _first(results, max_rows)
+    rows = [[sol[i] for i in range(len(variables))] for sol in solutions]
+    return Serialized(media, solutions_body(variables, rows, media, truncated), len(rows), truncated)

@@ -12,8 +12,11 @@ dataset, WHERE, modifier and VALUES clauses).
 
 The query is parsed with kg's prefixes (kg.sparql.prefixes), as it runs.
 The engine's message lists every character class the grammar allowed, in
-Rust notation; `describe` turns it into one line a person can read: where
-(line, column), what was found there and what was expected.
+Rust notation; `describe` turns it into one line a person can read: what is
+wrong, where (line:column) and what was expected, naming a misspelt keyword
+itself (kg.sparql.words) rather than the place the grammar gave up.
+The command line, the Python API and the server all report syntax errors
+through `describe`, so a query gets the same message from each.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import re
 
 from kg.sparql.prefixes import PREFIXES
+from kg.sparql.words import unknown_word
 
 # The prologue holds no string literals, so `#` there always starts a comment.
 _SKIP = re.compile(r"\s+|#[^\n\r]*|BASE\s*<[^>]*>|PREFIX\s*[^\s:]*:\s*<[^>]*>", re.IGNORECASE)
@@ -75,35 +79,41 @@ _SHOWN = 12
 
 
 def describe(message: str, text: str) -> str:
-    """The engine's syntax error as one readable line: `line L, column C:
-    expected X, Y or Z, found 'W'`; an unknown prefix is named as such."""
+    """The engine's syntax error as one line in a user's words: what is wrong,
+    where (`at LINE:COLUMN`) and what would be right, e.g. `unknown keyword
+    'SELEC' at 1:1; a query begins with SELECT, CONSTRUCT, ASK or DESCRIBE`
+    or `unexpected end of the query at 1:22 after '?'; expected a number or a name`."""
     m = _POSITION.match(message.strip())
     if not m:
         return " ".join(message.split())
     line, column, rest = int(m[1]), int(m[2]), m[3]
     lines = text.splitlines() or [""]
     row = lines[line - 1] if 0 < line <= len(lines) else ""
-    where = f"line {line}, column {column}"
     if "Prefix not found" in rest:
         name = _PREFIXED.search(row[: column - 1])
         prefix = (name[1] or "") if name else "?"
         if name:  # the engine stops after the name; point at its start
-            where = f"line {line}, column {column - len(name[0])}"
-        return (f"{where}: unknown prefix '{prefix}:'; declare it with PREFIX {prefix}: <...> "
+            column -= len(name[0])
+        return (f"unknown prefix '{prefix}:' at {line}:{column}; declare it with PREFIX {prefix}: <...> "
                 f"(known without PREFIX: {', '.join(PREFIXES)})")
     if "IRI parsing failed" in rest:
-        return f"{where}: not a valid IRI"
+        start = row.rfind("<", 0, column - 1)  # the engine stops after the IRI; point at its start
+        return f"not a valid IRI at {line}:{start + 1 if start >= 0 else column}"
+    # Elsewhere the engine stops where its grammar ran out of choices, often well past a
+    # misspelt keyword; a word SPARQL does not know, at or before that point, is the mistake.
+    word = unknown_word(text)
+    if word and (word.line, word.column) <= (line, column):
+        return word.message()
     after = row[column - 1:].split()
     before = row[: column - 1].split()
     if after:
-        found = f"found '{after[0][:30]}'"
+        found = f"'{after[0][:30]}'"
     elif line >= len(lines):
-        found = "found the end of the query"
+        found = "end of the query"
     else:
-        found = "found the end of the line"
-    if before:
-        found += f" after '{before[-1][-30:]}'"
-    return f"{where}: expected {_expected(rest)}, {found}"
+        found = "end of the line"
+    where = f"at {line}:{column}" + (f" after '{before[-1][-30:]}'" if before else "")
+    return f"unexpected {found} {where}; expected {_expected(rest)}"
 
 
 def _expected(rest: str) -> str:

@@ -8,7 +8,6 @@ read back here so the command line formats them as it does without a limit.
 
 from __future__ import annotations
 
-import sys
 
 import pyoxigraph as ox
 
@@ -30,7 +29,7 @@ def query_with_timeout(store_path: str, text: str, timeout: float):
     # slow_after = timeout: one worker is enough for one query, no stand-in is wanted
     pool = QueryPool(store_path, workers=1, slow_after=timeout, max_slow=0)
     try:
-        answer = pool.run(QueryJob(text=text, accepted=[_SOLUTIONS, _TRIPLES], max_rows=sys.maxsize - 1), timeout)
+        answer = pool.run(QueryJob(text=text, accepted=[_SOLUTIONS, _TRIPLES], max_rows=None), timeout)
     finally:
         pool.close()
     message = answer.body.decode("utf-8", "replace").strip()

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from kg.sparql.words import names_a_dataset
+
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
@@ -32,7 +34,7 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 class QueryJob:
     text: str
     accepted: list[str] = field(default_factory=lambda: ["*/*"])
-    max_rows: int = 10_000
+    max_rows: int | None = None  # None: every row
     default_graphs: list[str] = field(default_factory=list)
     named_graphs: list[str] = field(default_factory=list)
     # a ready question: `text` is then ignored, the worker binds the question itself,
@@ -69,9 +71,9 @@ def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> Que
     from kg.sparql.results import NotAcceptable, serialize
 
     kw: dict = {}
-    if job.default_graphs:
+    if job.default_graphs:  # the protocol's dataset wins over the query's FROM, as the protocol says
         kw["default_graph"] = [ox.NamedNode(g) for g in job.default_graphs]
-    else:
+    elif not names_a_dataset(job.text):
         kw["use_default_graph_as_union"] = True
     if job.named_graphs:
         kw["named_graphs"] = [ox.NamedNode(g) for g in job.named_graphs]

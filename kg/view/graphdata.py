@@ -39,6 +39,7 @@ from kg.graph.vocab import (
     SKOS,
 )
 from kg.store import KGStore
+from kg.view.overview import Overview
 
 # Paper-local baselines ("the previous state of the art") are drawn too, since
 # improvesOver edges end on them.
@@ -86,10 +87,22 @@ SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE {{ ?p a <{FABIO.ResearchPaper}> }}"""
 # paper's graph, so its patterns joined inside that graph give the rows the
 # union default graph gives, without the work Oxigraph 0.5 does there to
 # state a triple of many graphs once (half the time of these queries).
+# Each with the number of papers that state it (a paper's facts are in its
+# own graph), which weighs the edge in the map (kg.view.overview).
 EDGES_Q = _PROLOGUE + f"""
-SELECT DISTINCT ?s ?p ?o WHERE {{ GRAPH ?g {{
+SELECT ?s ?p ?o (COUNT(DISTINCT ?g) AS ?n) WHERE {{ GRAPH ?g {{
   ?f a <{RDF.Statement}> ; <{RDF.subject}> ?s ; <{RDF.predicate}> ?p ; <{RDF.object}> ?o .
-}} }}"""
+}} }} GROUP BY ?s ?p ?o"""
+
+# A metric takes part in no relation statement: it is tied to methods by their
+# results (mls:specifiedBy). The view draws that tie as an edge of its own,
+# so that the metrics papers name most are on the map, beside the methods
+# measured by them; its evidence is those results.
+MEASURED_BY = "measuredBy"
+MEASURED_Q = f"""
+SELECT ?m ?x (COUNT(DISTINCT ?g) AS ?n) WHERE {{ GRAPH ?g {{
+  ?r <{MLS.specifiedBy}> ?x ; <{MLKG.method}> ?m .
+}} }} GROUP BY ?m ?x"""
 
 # The papers of an entity: those that mention or propose it, and those that
 # report a relation of it. Counted by Oxigraph, so that only one number per
@@ -102,6 +115,14 @@ SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE {{ GRAPH ?g {{
   {{ ?p <{MLKG.mentions}> ?e }} UNION {{ ?p <{MLKG.proposes}> ?e }}
   UNION {{ ?f <{RDF.subject}> ?e ; <{MLKG.reportedIn}> ?p }} UNION {{ ?f <{RDF.object}> ?e ; <{MLKG.reportedIn}> ?p }}
 }} }} GROUP BY ?e"""
+
+# For a few entities (ENTITIES), the entities named in the same papers and
+# in how many: where the map puts a much-named entity whose relations do not
+# reach it (kg.view.overview).
+NAMED_WITH_Q = f"""
+SELECT ?e ?o (COUNT(DISTINCT ?p) AS ?n) WHERE {{
+  VALUES ?e {{ ENTITIES }} ?p <{MLKG.mentions}> ?e . ?p <{MLKG.mentions}> ?o FILTER(?o != ?e)
+}} GROUP BY ?e ?o"""
 
 # The queries of a group of entities (ENTITIES is replaced by their IRIs).
 # They return IRIs only: looking up a paper's id and title or a sentence's
@@ -180,7 +201,8 @@ class ViewGraph:
     """The drawable graph plus the tables its nodes and edges point into.
 
     `graph` nodes are entity IRIs with attributes label, type, aliases,
-    n_papers, linked and scored (see read_summary); edges are keyed by relation name (attribute rel). After
+    n_papers, linked and scored (see read_summary); edges are keyed by relation
+    name (attribute rel), with `weight`, the number of papers stating them. After
     `add_evidence`, nodes and edges also carry papers, sentences and results
     (the ones the page shows, in its order) with n_papers, n_sentences and
     n_results (how many in all), and nodes proposed_in. Papers and sentences
@@ -197,6 +219,9 @@ class ViewGraph:
     # every entity of the store, drawn or not: a relation counts as evidence
     # only between two of them
     entities: frozenset[str] = frozenset()
+    # the nodes of the map, the first screen of a whole graph (kg.view.overview);
+    # None when every node is drawn (a neighbourhood, some types)
+    overview: Overview | None = None
 
 
 def _val(row, name: str) -> str | None:
@@ -252,8 +277,12 @@ def read_summary(store: KGStore) -> ViewGraph:
         s, o = row["s"].value, row["o"].value
         if s in nodes and o in nodes:
             rel = local_name(row["p"].value)
-            vg.graph.add_edge(s, o, key=rel, rel=rel)
+            vg.graph.add_edge(s, o, key=rel, rel=rel, weight=int(row["n"].value))
             vg.graph.nodes[s]["linked"] = vg.graph.nodes[o]["linked"] = True
+    for row in store.query(MEASURED_Q):
+        m, x = row["m"].value, row["x"].value
+        if m in nodes and x in nodes:
+            vg.graph.add_edge(m, x, key=MEASURED_BY, rel=MEASURED_BY, weight=int(row["n"].value))
     for row in store.query(IN_RESULTS_Q):
         if row["e"].value in nodes:
             vg.graph.nodes[row["e"].value]["scored"] = True
@@ -263,6 +292,16 @@ def read_summary(store: KGStore) -> ViewGraph:
 
 def _query_of(template: str, iris: list[str]) -> str:
     return template.replace("ENTITIES", " ".join(str(ox.NamedNode(iri)) for iri in iris))
+
+
+def named_with(store: KGStore, iris: list[str]) -> dict[str, list[tuple[str, int]]]:
+    """For each of `iris`, the entities named in the same papers, most papers first."""
+    out: dict[str, list[tuple[str, int]]] = {iri: [] for iri in iris}
+    for row in store.query(_query_of(NAMED_WITH_Q, iris)):
+        out[row["e"].value].append((row["o"].value, int(row["n"].value)))
+    for found in out.values():
+        found.sort(key=lambda pair: (-pair[1], pair[0]))
+    return out
 
 
 def groups(vg: ViewGraph) -> Iterator[list[str]]:
@@ -357,7 +396,10 @@ class _Gatherer:
             for _, o, rel in list(graph.out_edges(iri, keys=True)):
                 edge_papers, edge_sentences = edges.get((iri, o, rel), (set(), set()))
                 edge_results = [(r, res) for r, res in results
-                                if res["method"] == iri and o in (res["dataset"], res["baseline"])]
+                                if res["method"] == iri and o in (res["dataset"], res["baseline"], res["metric"])]
+                if rel == MEASURED_BY:  # no statement of its own: its results are its evidence
+                    edge_papers = {res["paperOf"] for _, res in edge_results if res["paperOf"]}
+                    edge_sentences = {res["sentence"] for _, res in edge_results if res["sentence"]}
                 self._fill(graph.edges[iri, o, rel], sentence_paper, edge_papers, edge_sentences, edge_results)
 
     def _paper(self, iri: str) -> str:

@@ -29,7 +29,7 @@ from string import Template
 
 from kg.io.atomic import atomic_write_text
 from kg.store import KGStore
-from kg.view.graphdata import add_evidence, read_summary
+from kg.view.graphdata import add_evidence, named_with, read_summary
 from kg.view.payload import asset, view_payload
 from kg.view.select import DEFAULT_MAX_NODES, select
 
@@ -89,7 +89,9 @@ def write_view(store: KGStore, out: str | os.PathLike, *, focus: str | None = No
     """Write the HTML view of `store` (or of a neighbourhood or some types of it) to `out`."""
     # The evidence of the nodes drawn only: a summary of a large graph reads
     # as much as its page shows, not the whole store.
-    vg = add_evidence(store, select(read_summary(store), focus=focus, hops=hops, types=types, max_nodes=max_nodes))
+    chosen = select(read_summary(store), focus=focus, hops=hops, types=types, max_nodes=max_nodes,
+                    named_with=lambda iris: named_with(store, iris))
+    vg = add_evidence(store, chosen)
     out = Path(out)
     atomic_write_text(out, render_html(view_payload(vg)))
     return out

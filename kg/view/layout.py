@@ -6,6 +6,10 @@ relation, most of a knowledge graph) are set in a fan around their hub, and
 only the remaining core goes through a force-directed layout, which keeps the
 quadratic part small. Components are then packed in rows, largest first,
 and entities with no relation fill a grid below them, grouped by type.
+
+The map of a whole graph (kg.view.overview) is drawn by `map_layout`: each
+community laid out as above, as a disc of its own, and the discs placed apart
+from each other, near the communities they have most relations with.
 """
 
 from __future__ import annotations
@@ -148,3 +152,145 @@ def layout(graph: nx.Graph, group_of: dict | None = None, labels: dict | None = 
         out[n] = (x + step / 2, y)
         x += step
     return {n: (round(px, 1), round(py, 1)) for n, (px, py) in out.items()}
+
+
+# -- the map: communities apart ------------------------------------------------------
+DISC_GAP = 1.2      # space between two communities' discs, in edge lengths
+
+
+def _piece_positions(sub: nx.Graph, seed: int) -> list[tuple[list, np.ndarray, np.ndarray]]:
+    """Each connected piece of `sub` laid out and centred: (nodes, points, half-size)."""
+    placed = []
+    for piece in sorted((sorted(c, key=str) for c in nx.connected_components(sub)), key=lambda c: (-len(c), str(c[0]))):
+        pos = component_layout(sub.subgraph(piece), seed=seed)
+        pts = np.array([pos[n] for n in piece], dtype=float)
+        pts -= (pts.max(axis=0) + pts.min(axis=0)) / 2
+        placed.append((piece, pts, pts.max(axis=0) + 0.8))
+    return placed
+
+
+def _cluster_layout(sub: nx.Graph, seed: int) -> dict:
+    """Positions of one community, centred on the origin (in edge lengths); the
+    rare community in several pieces has them side by side."""
+    placed = _piece_positions(sub, seed)
+    if len(placed) == 1:
+        nodes, pts, _ = placed[0]
+        return dict(zip(nodes, pts))
+    out, x = {}, 0.0
+    for nodes, pts, half in placed:
+        for n, p in zip(nodes, pts):
+            out[n] = np.array([x + half[0] + p[0], p[1]])
+        x += 2 * float(half[0])
+    shift = np.array([x / 2, 0.0])
+    return {n: p - shift for n, p in out.items()}
+
+
+def place_discs(radii: np.ndarray, links: dict[tuple[int, int], float], seed: int = 7,
+                iterations: int = 400) -> np.ndarray:
+    """Centres for discs of the given radii that do not overlap, linked discs
+    drawn towards each other (the stronger the link, the closer), the whole
+    about ASPECT times as wide as it is high."""
+    k = len(radii)
+    if k == 1:
+        return np.zeros((1, 2))
+    # Start where a force layout of the communities' own graph puts them, spread
+    # over the area the discs need, so that linked communities start close.
+    meta = nx.Graph()
+    meta.add_nodes_from(range(k))
+    meta.add_weighted_edges_from((i, j, w) for (i, j), w in links.items())
+    start = nx.spring_layout(meta, weight="weight", seed=seed)
+    pos = np.array([start[i] for i in range(k)], dtype=float)
+    pos -= pos.mean(axis=0)
+    span = float(np.abs(pos).max()) or 1.0
+    reach = math.sqrt(float(np.sum((radii + DISC_GAP) ** 2)))  # the side of a square holding the discs
+    pos *= reach / span * np.array([math.sqrt(ASPECT), 1 / math.sqrt(ASPECT)])
+    strongest = max(links.values(), default=1.0)
+    pairs = [(i, j, math.sqrt(w / strongest)) for (i, j), w in sorted(links.items())]  # moves add up in order
+    need = radii[:, None] + radii[None, :] + DISC_GAP
+    np.fill_diagonal(need, 0.0)
+    squash = np.array([1.0, ASPECT])  # pulls harder up and down than sideways
+    for step in range(iterations):
+        pull = 0.15 * (1 - step / iterations)
+        for i, j, w in pairs:
+            d = pos[j] - pos[i]
+            dist = float(np.hypot(*d)) or 1e-9
+            excess = dist - need[i, j]
+            if excess > 0:
+                move = d / dist * excess * pull * w / 2
+                pos[i] += move
+                pos[j] -= move
+        pos -= pos * 0.02 * squash * (1 - step / iterations)
+        for _ in range(3):  # overlaps are undone fully, a few rounds per step
+            d = pos[:, None, :] - pos[None, :, :]
+            dist = np.hypot(d[..., 0], d[..., 1])
+            np.fill_diagonal(dist, np.inf)
+            overlap = np.maximum(need - dist, 0.0)
+            if not overlap.any():
+                break
+            unit = d / np.maximum(dist, 1e-9)[..., None]
+            unit[dist == np.inf] = 0.0
+            share = radii[None, :] / (radii[:, None] + radii[None, :])  # the smaller disc moves more
+            pos += (unit * (overlap * share)[..., None]).sum(axis=1) * 0.5
+    return pos - (pos.max(axis=0) + pos.min(axis=0)) / 2
+
+
+def map_layout(graph: nx.Graph, communities: list[list], anchors: dict | None = None,
+               group_of: dict | None = None, labels: dict | None = None,
+               seed: int = 7) -> dict[str, tuple[float, float]]:
+    """Screen positions for every node of `graph`, with the map (the nodes of
+    `communities`) drawn community by community, each a disc of its own apart
+    from the others and near those it has most relations with. `anchors` ties
+    a map node that has no relation on the map to the node it is placed beside.
+
+    Nodes off the map get places too, for when search or the checkbox shows
+    them: those related to the map beside the map entity they hang on, the
+    rest below the map as `layout` draws them."""
+    simple = nx.Graph(graph)
+    simple.remove_edges_from(nx.selfloop_edges(simple))
+    anchors = anchors or {}
+    community_of = {n: i for i, c in enumerate(communities) for n in c}
+
+    local, radii = [], []
+    for comm in communities:
+        sub = nx.Graph(simple.subgraph(comm))
+        sub.add_edges_from((n, anchors[n][0]) for n in comm if n in anchors and anchors[n][0] in sub)
+        pos = _cluster_layout(sub, seed)
+        local.append(pos)
+        radii.append(max(float(np.hypot(*p)) for p in pos.values()) + 0.9)
+    links: dict[tuple[int, int], float] = {}
+    for a, b, d in simple.edges(data=True):
+        i, j = community_of.get(a), community_of.get(b)
+        if i is not None and j is not None and i != j:
+            key = (min(i, j), max(i, j))
+            links[key] = links.get(key, 0.0) + d.get("weight", 1)
+    centres = place_discs(np.array(radii), links, seed=seed) if communities else np.zeros((0, 2))
+
+    out: dict = {}
+    for pos, centre in zip(local, centres):
+        for n, p in pos.items():
+            out[n] = centre + p
+    # Off the map but tied to it: fanned around the node they hang on, outwards.
+    frontier = sorted(out, key=str)
+    middle = np.mean(list(out.values()), axis=0) if out else np.zeros(2)
+    while frontier:
+        children: dict = {}
+        for n in frontier:
+            for m in sorted(simple[n], key=str):
+                if m not in out and not any(m in c for c in children.values()):
+                    children.setdefault(n, []).append(m)
+        frontier = []
+        for hub, kids in children.items():
+            fan = _fan(out[hub], out[hub] - middle, len(kids))
+            for kid, p in zip(kids, fan):
+                out[kid] = p
+                frontier.append(kid)
+
+    scaled = {n: (float(p[0]) * EDGE_PX, float(p[1]) * EDGE_PX) for n, p in out.items()}
+    rest = [n for n in simple if n not in scaled]
+    if rest:
+        below = layout(simple.subgraph(rest), group_of=group_of, labels=labels, seed=seed)
+        top = max((p[1] for p in scaled.values()), default=0.0) + 3 * GRID_PX
+        left = min((p[0] for p in scaled.values()), default=0.0)
+        for n, (x, y) in below.items():
+            scaled[n] = (left + x, top + y)
+    return {n: (round(px, 1), round(py, 1)) for n, (px, py) in scaled.items()}

@@ -12,14 +12,18 @@ from collections import Counter
 from importlib import resources
 
 from kg.view.graphdata import ViewGraph, local_name
-from kg.view.layout import layout
+from kg.view.layout import layout, map_layout
 
 # Above this many nodes edges are hidden while panning and zooming, which
 # keeps a large graph smooth to move.
 LIGHT_DRAG_NODES = 1000
-# The best-connected nodes, most relations first, that the page names at any
-# zoom (view.js shows those of them whose labels do not overlap).
-LABEL_CANDIDATES = 60
+# The nodes the page names at any zoom, in the order it tries them (view.js
+# shows those whose labels find a place apart from the others): first the
+# MUST_LABEL named by the most papers (and any tied with the last of them),
+# then the LABEL_PER_TYPE weightiest of each type, then the others by papers.
+LABEL_CANDIDATES = 80
+MUST_LABEL = 10
+LABEL_PER_TYPE = 3
 
 
 def asset(name: str) -> str:
@@ -37,6 +41,32 @@ def style_of(kind: str, name: str, styles: dict) -> dict:
 
 def node_size(degree: int) -> float:
     return round(min(60.0, 9.0 + 6.0 * degree ** 0.5), 1)
+
+
+def edge_width(papers: int) -> float:
+    """Thicker for relations more papers state, as on a bibliometric map."""
+    return round(1.0 + min(4.0, 1.2 * max(0, papers - 1) ** 0.5), 1)
+
+
+def label_order(candidates: list[dict]) -> tuple[list[int], int]:
+    """The ids of `candidates` (dicts with id, type, papers, degree, label) in
+    the order the page tries to name them, and how many of the first must be named."""
+    ranked = sorted(candidates, key=lambda c: (-c["papers"], -c["degree"], c["label"].casefold(), c["id"]))
+    if not ranked:
+        return [], 0
+    must = ranked[:MUST_LABEL]
+    cut = must[-1]["papers"]
+    must += [c for c in ranked[MUST_LABEL:] if c["papers"] == cut]  # ties with the last are named too
+    order = [c["id"] for c in must]
+    seen = set(order)
+    per_type: dict[str, int] = {}
+    for c in ranked:
+        if c["id"] not in seen and per_type.get(c["type"], 0) < LABEL_PER_TYPE:
+            per_type[c["type"]] = per_type.get(c["type"], 0) + 1
+            order.append(c["id"])
+            seen.add(c["id"])
+    order += [c["id"] for c in ranked if c["id"] not in seen]
+    return order[:max(LABEL_CANDIDATES, len(must))], len(must)
 
 
 class Evidence:
@@ -101,11 +131,16 @@ def vis_options(node_count: int) -> dict:
         "physics": {"enabled": False},
         "interaction": {"hover": True, "tooltipDelay": 200, "hideEdgesOnDrag": light, "hideEdgesOnZoom": light,
                         "multiselect": False},
+        # vis-network draws every label at least 5 px tall on screen, which at a
+        # map's zoom is a carpet of unreadable text over the labels view.js
+        # places; its own labels wait until they are as large as those.
         "nodes": {"borderWidth": 1, "font": {"size": 14, "color": "#1d2733", "strokeWidth": 3,
-                                             "strokeColor": "#ffffff"}},
+                                             "strokeColor": "#ffffff"},
+                  "scaling": {"label": {"drawThreshold": 14}}},
         "edges": {"smooth": False, "width": 1.2, "selectionWidth": 2.5,
                   "arrows": {"to": {"enabled": True, "scaleFactor": 0.5}},
-                  "font": {"size": 11, "color": "#4a5563", "strokeWidth": 3, "align": "middle"}},
+                  "font": {"size": 11, "color": "#4a5563", "strokeWidth": 3, "align": "middle"},
+                  "scaling": {"label": {"drawThreshold": 11}}},
     }
 
 
@@ -115,7 +150,12 @@ def view_payload(vg: ViewGraph) -> dict:
     g = vg.graph
     order = sorted(g.nodes, key=lambda n: (g.nodes[n]["type"], g.nodes[n]["label"].casefold(), n))
     index = {iri: i for i, iri in enumerate(order)}
-    positions = layout(g, group_of={n: g.nodes[n]["type"] for n in g}, labels={n: g.nodes[n]["label"] for n in g})
+    group_of, names = {n: g.nodes[n]["type"] for n in g}, {n: g.nodes[n]["label"] for n in g}
+    the_map = vg.overview
+    if the_map:
+        positions = map_layout(g, the_map.communities, the_map.anchors, group_of=group_of, labels=names)
+    else:
+        positions = layout(g, group_of=group_of, labels=names)
     evidence = Evidence(vg)
 
     nodes, node_info = [], []
@@ -128,29 +168,41 @@ def view_payload(vg: ViewGraph) -> dict:
         nodes.append({"id": index[iri], "label": d["label"], "shape": style["shape"], "color": style["color"],
                       "size": node_size(degree), "x": x, "y": y,
                       "title": f"{d['type']}: {d['label']}{also}\n{degree} relations, {d['n_papers']} papers"})
-        node_info.append({"iri": iri, "type": d["type"], "aliases": sorted(d["aliases"]), "degree": degree,
-                          "proposedIn": [evidence.paper(p) for p in d["proposed_in"]],
-                          **evidence.of(d)})
+        info = {"iri": iri, "type": d["type"], "aliases": sorted(d["aliases"]), "degree": degree,
+                "map": the_map is None or iri in the_map.nodes,
+                "proposedIn": [evidence.paper(p) for p in d["proposed_in"]], **evidence.of(d)}
+        if the_map and iri in the_map.anchors:
+            beside, together = the_map.anchors[iri]
+            info["beside"] = [index[beside], together]
+        node_info.append(info)
     edges, edge_info = [], []
     for s, o, rel, d in g.edges(keys=True, data=True):
         edges.append({"id": len(edges), "from": index[s], "to": index[o], "label": rel,
-                      "color": style_of("relations", rel, styles)["color"],
+                      "color": style_of("relations", rel, styles)["color"], "width": edge_width(d["n_papers"]),
                       "title": f"{g.nodes[s]['label']} {rel} {g.nodes[o]['label']}\n{d['n_papers']} papers"})
         edge_info.append({"rel": rel, **evidence.of(d)})
 
-    linked = sorted((n for n in nodes if node_info[n["id"]]["degree"]),
-                    key=lambda n: (-node_info[n["id"]]["degree"], n["label"].casefold(), n["id"]))
-    labelled = [n["id"] for n in linked[:LABEL_CANDIDATES]]
+    labelled, must = label_order([
+        {"id": n["id"], "label": n["label"], "type": node_info[n["id"]]["type"],
+         "papers": node_info[n["id"]]["nPapers"], "degree": node_info[n["id"]]["degree"]}
+        for n in nodes if node_info[n["id"]]["map"] and node_info[n["id"]]["degree"]])
+    map_line = ""
+    if the_map:
+        held = len(nodes) == vg.total_nodes
+        map_line = the_map.line() + (" Search finds every entity." if held else
+                                     f" Search finds the {len(nodes):,} entities the page holds.")
     type_counts = Counter(i["type"] for i in node_info)
     rel_counts = Counter(e["rel"] for e in edge_info)
     return {
         "meta": {"nodes": len(nodes), "edges": len(edges), "totalNodes": vg.total_nodes,
-                 "papers": vg.paper_count, "notes": vg.notes},
+                 "papers": vg.paper_count, "notes": vg.notes, "map": map_line,
+                 "onMap": sum(1 for i in node_info if i["map"])},
         "types": {t: {**style_of("types", t, styles), "count": type_counts[t]}
                   for t in [*styles["types"], *sorted(set(type_counts) - set(styles["types"]))]},
         "relations": {r: {**style_of("relations", r, styles), "count": rel_counts[r]}
                       for r in [*styles["relations"], *sorted(set(rel_counts) - set(styles["relations"]))]},
         "nodes": nodes, "edges": edges, "options": vis_options(len(nodes)), "labelled": labelled,
+        "mustLabel": must,
         "nodeInfo": node_info, "edgeInfo": edge_info,
         "papers": evidence.papers, "sentences": evidence.sentences, "results": evidence.results,
     }

@@ -83,12 +83,19 @@ def test_demo_view_draws_every_entity_offline(open_view, demo):
     assert_offline_and_clean(view)
     assert view.page.evaluate(DRAWN_NODES) == count(store, ENTITY_COUNT_Q) > 0
     assert view.page.evaluate("Object.keys(kgView.network.body.edges).length") == count(store, RELATION_COUNT_Q)
-    # Every node lies inside the canvas after the first fit.
+    # The first screen is the map: the entities off it are hidden, and every one on it lies inside the canvas.
+    on_map = view.page.evaluate("kgView.data.nodeInfo.filter(i => i.map).length")
+    assert 0 < on_map < count(store, ENTITY_COUNT_Q) and view.page.evaluate(VISIBLE_NODES) == on_map
     outside = view.page.evaluate("""() => {
         const net = kgView.network, box = net.canvas.frame.canvas.getBoundingClientRect();
-        return Object.values(net.getPositions()).map(p => net.canvasToDOM(p))
+        const shown = kgView.nodes.get({filter: n => !n.hidden}).map(n => n.id);
+        return Object.values(net.getPositions(shown)).map(p => net.canvasToDOM(p))
             .filter(p => p.x < -1 || p.y < -1 || p.x > box.width + 1 || p.y > box.height + 1).length; }""")
     assert outside == 0
+    assert view.page.inner_text("#kg-map-note").startswith("The map shows the ")
+    # The checkbox shows the others too.
+    view.page.check("#kg-show-outside")
+    assert view.page.evaluate(VISIBLE_NODES) == count(store, ENTITY_COUNT_Q)
     legend = view.page.inner_text("#kg-legend")
     assert "Method" in legend and "evaluatedOn" in legend
 
@@ -114,13 +121,17 @@ def test_filters_hide_an_entity_type_and_a_relation(open_view, demo):
     store = KGStore.at(demo[0], read_only=True)
     page = open_view(demo[1]).page
     total, edges = page.evaluate(VISIBLE_NODES), page.evaluate(VISIBLE_EDGES)
+    methods = page.evaluate("kgView.nodes.get({filter: n => !n.hidden && kgView.data.nodeInfo[n.id].type === 'Method'})"
+                            ".length")
+    assert 0 < methods <= count(store, TYPE_COUNT_Q)
     page.uncheck("#kg-type-filters input[data-filter=Method]")
-    assert page.evaluate(VISIBLE_NODES) == total - count(store, TYPE_COUNT_Q)
+    assert page.evaluate(VISIBLE_NODES) == total - methods
     assert page.evaluate(VISIBLE_EDGES) == 0, "every relation starts at a method"
     page.check("#kg-type-filters input[data-filter=Method]")
     assert page.evaluate(VISIBLE_EDGES) == edges
+    hidden = page.evaluate("kgView.edges.get({filter: e => !e.hidden && kgView.data.edgeInfo[e.id].rel === "
+                           "'evaluatedOn'}).length")
     page.uncheck("#kg-rel-filters input[data-filter=evaluatedOn]")
-    hidden = page.evaluate("kgView.data.edgeInfo.filter(e => e.rel === 'evaluatedOn').length")
     assert hidden > 0 and page.evaluate(VISIBLE_EDGES) == edges - hidden
 
 
@@ -177,3 +188,16 @@ def test_seed_corpus_view_opens_and_pans_at_once(open_view, shared, tmp_path_fac
             break
     assert abs(after["x"] - before["x"]) > 1 and abs(after["y"] - before["y"]) > 1
     assert view.errors == []
+
+
+def test_search_shows_an_entity_that_is_off_the_map(open_view, demo):
+    page = open_view(demo[1]).page
+    target = page.evaluate("kgView.data.nodeInfo.findIndex(i => !i.map && i.degree === 0)")
+    assert target >= 0, "the demo build has entities with no relation, which the map leaves out"
+    label = page.evaluate("id => kgView.data.nodes[id].label", target)
+    assert page.evaluate("id => kgView.nodes.get(id).hidden", target)
+    search(page, label)
+    assert page.evaluate("id => !kgView.nodes.get(id).hidden", target)
+    assert page.evaluate("kgView.network.getSelectedNodes()") == [target]
+    panel = page.evaluate(PANEL_TEXT)
+    assert panel.startswith(label) and "Not on the map" in panel

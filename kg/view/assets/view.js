@@ -4,8 +4,15 @@
   "use strict";
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   var info = data.nodeInfo, edgeInfo = data.edgeInfo;
-  var labelOf = {};
-  data.nodes.forEach(function (n) { labelOf[n.id] = n.label; });
+  var labelOf = {}, sizeOf = {};
+  // The first screen is the map: entities off it start hidden, with their relations.
+  var hidden = {};
+  data.nodes.forEach(function (n) {
+    labelOf[n.id] = n.label;
+    sizeOf[n.id] = n.size;
+    if (!info[n.id].map) { n.hidden = true; hidden[n.id] = true; }
+  });
+  data.edges.forEach(function (e) { if (hidden[e.from] || hidden[e.to]) e.hidden = true; });
   var nodes = new vis.DataSet(data.nodes);
   var edges = new vis.DataSet(data.edges);
   var container = document.getElementById("kg-graph");
@@ -33,6 +40,10 @@
   if (data.meta.notes.length) {
     data.meta.notes.forEach(function (t) { $("kg-notes").appendChild(el("p", t)); });
     $("kg-notes").hidden = false;
+  }
+  if (data.meta.map) {
+    $("kg-map-note").textContent = data.meta.map;
+    $("kg-map-note").hidden = false;
   }
 
   // -- legend and filters -----------------------------------------------------
@@ -84,15 +95,18 @@
   Object.keys(data.relations).forEach(function (r) {
     if (data.relations[r].count) filterRow($("kg-rel-filters"), r, data.relations[r], true, relOn);
   });
-  var showUnlinked = $("kg-show-unlinked");
-  showUnlinked.addEventListener("change", applyFilters);
+  // Entities off the map: all shown by the checkbox, or one (with its neighbours) by search.
+  var showOutside = $("kg-show-outside"), revealed = {};
+  var offMap = data.meta.nodes - data.meta.onMap;
+  if (offMap) $("kg-outside-count").textContent = offMap.toLocaleString();
+  else $("kg-outside").hidden = true;
+  showOutside.addEventListener("change", applyFilters);
 
-  var hidden = {};
   function applyFilters() {
     var nodeUpdates = [], edgeUpdates = [];
     data.nodes.forEach(function (n) {
       var i = info[n.id];
-      var h = !typeOn[i.type] || (!showUnlinked.checked && i.degree === 0);
+      var h = !typeOn[i.type] || (!i.map && !showOutside.checked && !revealed[n.id]);
       if (!!hidden[n.id] !== h) { hidden[n.id] = h; nodeUpdates.push({ id: n.id, hidden: h }); }
     });
     data.edges.forEach(function (e) {
@@ -101,7 +115,8 @@
     });
     nodes.update(nodeUpdates);
     edges.update(edgeUpdates);
-    placeLabels();  // a hidden node gives its label to the next one
+    placedKey = null;  // a hidden node gives its label to the next one
+    network.redraw();
   }
 
   // -- search by any name ------------------------------------------------------
@@ -169,7 +184,10 @@
   function focusNode(id) {
     var i = info[id];
     if (!typeOn[i.type]) { typeOn[i.type] = true; typeBoxes[i.type].checked = true; }
-    if (i.degree === 0 && !showUnlinked.checked) showUnlinked.checked = true;
+    if (!i.map) {
+      revealed[id] = true;
+      network.getConnectedNodes(id).forEach(function (m) { revealed[m] = true; });
+    }
     applyFilters();
     network.selectNodes([id]);
     network.focus(id, { scale: Math.max(network.getScale(), 1.1), animation: { duration: 350, easingFunction: "easeInOutQuad" } });
@@ -238,6 +256,12 @@
     badge.style.background = style.color;
     body.appendChild(badge);
     if (style.meaning) body.appendChild(el("span", " " + style.meaning, "kg-muted"));
+    if (i.beside) {
+      body.appendChild(el("p", "On the map beside " + labelOf[i.beside[0]] + ", named in the same papers " +
+        count(i.beside[1], "time", "times") + ": its own relations do not reach the map.", "kg-muted"));
+    } else if (!i.map) {
+      body.appendChild(el("p", "Not on the map, which shows the best-connected entities; found by search.", "kg-muted"));
+    }
     if (i.aliases.length) {
       section("Also called");
       body.appendChild(el("p", i.aliases.join(" · ")));
@@ -285,45 +309,109 @@
     else panel.hidden = true;
   });
 
-  // -- labels of the best-connected nodes at any zoom ----------------------------
+  // -- labels on the map ---------------------------------------------------------
   // vis-network skips a label whose size on screen is under a few pixels, so a
-  // whole graph fitted to the window names nothing. The page names its
-  // best-connected nodes (data.labelled, most relations first) whenever the
-  // zoom would hide their labels: their font grows as the view shrinks, so it
-  // stays LABEL_PX on screen. A candidate whose label would overlap one already
-  // placed is left out, so the labels shown can be read.
-  var LABEL_PX = 13, MAX_LABELS = 25, BASE_FONT = data.options.nodes.font.size;
-  var labelled = [];
-  function placeLabels() {
-    var scale = network.getScale();
-    var grow = BASE_FONT * scale < LABEL_PX;
-    var placed = [], want = {};
-    if (grow) {
-      data.labelled.forEach(function (id) {
-        if (placed.length >= MAX_LABELS || hidden[id]) return;
-        var p = network.canvasToDOM(network.getPositions([id])[id]);
-        var w = labelOf[id].length * LABEL_PX * 0.6, h = LABEL_PX * 1.4;
-        var box = { x0: p.x - w / 2 - 4, x1: p.x + w / 2 + 4, y0: p.y - h, y1: p.y + 2 * h };
-        var clash = placed.some(function (b) { return box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1; });
-        if (!clash) { placed.push(box); want[id] = true; }
-      });
-    }
-    var updates = [];
-    labelled.forEach(function (id) { if (!want[id]) updates.push({ id: id, font: { size: BASE_FONT, strokeWidth: 3 } }); });
-    labelled = Object.keys(want).map(Number);
-    labelled.forEach(function (id) { updates.push({ id: id, font: { size: LABEL_PX / scale, strokeWidth: 3 * LABEL_PX / BASE_FONT / scale } }); });
-    if (updates.length) nodes.update(updates);
+  // whole graph fitted to the window names nothing. The page writes the names
+  // of data.labelled itself, LABEL_PX tall whatever the zoom, on top of the
+  // drawing: each beside its node (below, above, right, left or on a
+  // diagonal) where it overlaps no label already placed and stays on screen.
+  // The first data.mustLabel (the entities most papers name) also try places
+  // further out, with a line to their node, so that they are always named;
+  // the others take a place next to their node or none. Zoomed in far enough
+  // for vis-network's own labels to be read, the page stops writing its own.
+  var LABEL_PX = 13, BASE_FONT = data.options.nodes.font.size, RINGS = 5, RING_PX = 16;
+  var FONT = "600 " + LABEL_PX + "px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+  var measure = document.createElement("canvas").getContext("2d");
+  measure.font = FONT;
+  var widthOf = {};
+  function textWidth(id) {
+    if (!(id in widthOf)) widthOf[id] = measure.measureText(labelOf[id]).width;
+    return widthOf[id];
   }
-  // Every change of scale, by wheel, focus or code, passes through a drawing.
-  var placedAt = null;
-  network.on("beforeDrawing", function () {
-    var scale = network.getScale();
-    if (scale === placedAt) return;
-    placedAt = scale;
-    placeLabels();
+  var placed = [], placedKey = null;
+  function spots(p, r, w, h, gap) {
+    var d = r * 0.75 + gap;
+    return [[p.x, p.y + r + gap + h / 2], [p.x, p.y - r - gap - h / 2],
+            [p.x + r + gap + w / 2, p.y], [p.x - r - gap - w / 2, p.y],
+            [p.x + d + w / 2, p.y + d + h / 2], [p.x - d - w / 2, p.y + d + h / 2],
+            [p.x + d + w / 2, p.y - d - h / 2], [p.x - d - w / 2, p.y - d - h / 2]];
+  }
+  function placeLabels() {
+    var scale = network.getScale(), at = network.getViewPosition();
+    var width = container.clientWidth, height = container.clientHeight;
+    var key = [scale, at.x, at.y, width, height].join(" ");
+    if (key === placedKey) return;
+    placedKey = key;
+    placed = [];
+    if (BASE_FONT * scale >= LABEL_PX) return;
+    var most = Math.max(12, Math.round(width * height / 30000));
+    var ids = data.labelled.filter(function (id) { return !hidden[id]; });
+    var where = network.getPositions(ids);
+    data.labelled.forEach(function (id, rank) {
+      var must = rank < data.mustLabel;
+      if (hidden[id] || (!must && placed.length >= most)) return;
+      var p = network.canvasToDOM(where[id]);
+      if (p.x < 0 || p.y < 0 || p.x > width || p.y > height) return;
+      var r = Math.max(2, sizeOf[id] * scale), w = textWidth(id) + 4, h = LABEL_PX + 3;
+      for (var ring = 0; ring < (must ? RINGS : 1); ring++) {
+        var found = spots(p, r, w, h, 2 + ring * RING_PX).some(function (c) {
+          var box = { x0: c[0] - w / 2, x1: c[0] + w / 2, y0: c[1] - h / 2, y1: c[1] + h / 2 };
+          if (box.x0 < 2 || box.y0 < 2 || box.x1 > width - 2 || box.y1 > height - 2) return false;
+          var clash = placed.some(function (l) {
+            var b = l.box;
+            return box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1;
+          });
+          if (clash) return false;
+          var line = null;
+          if (ring > 0) {  // from the node's rim towards the label's nearest point
+            var tx = Math.max(box.x0, Math.min(p.x, box.x1)), ty = Math.max(box.y0, Math.min(p.y, box.y1));
+            var len = Math.hypot(tx - p.x, ty - p.y) || 1;
+            line = [p.x + (tx - p.x) * r / len, p.y + (ty - p.y) * r / len, tx, ty];
+          }
+          placed.push({ id: id, x: c[0], y: c[1], box: box, line: line });
+          return true;
+        });
+        if (found) break;
+      }
+    });
+  }
+  // Every change of zoom or position, by wheel, drag, focus or code, passes through a drawing.
+  network.on("beforeDrawing", placeLabels);
+  network.on("afterDrawing", function (ctx) {
+    if (!placed.length) return;
+    var ratio = (network.canvas && network.canvas.pixelRatio) || window.devicePixelRatio || 1;
+    ctx.save();
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.font = FONT;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
+    placed.forEach(function (l) {
+      if (l.line) {
+        ctx.strokeStyle = "#7b8794";
+        ctx.lineWidth = 1;
+        ctx.beginPath();
+        ctx.moveTo(l.line[0], l.line[1]);
+        ctx.lineTo(l.line[2], l.line[3]);
+        ctx.stroke();
+      }
+      ctx.lineWidth = 4;
+      ctx.strokeStyle = "rgba(255, 255, 255, 0.92)";
+      ctx.strokeText(labelOf[l.id], l.x, l.y);
+      ctx.fillStyle = "#1d2733";
+      ctx.fillText(labelOf[l.id], l.x, l.y);
+    });
+    ctx.restore();
   });
   network.once("afterDrawing", function () { document.documentElement.setAttribute("data-kg-labelled", "1"); });
 
   window.kgView = { network: network, nodes: nodes, edges: edges, data: data, search: search, focusNode: focusNode,
-                  labelled: function () { return labelled.slice(); } };
+                  labelled: function () { return placed.map(function (l) { return l.id; }); },
+                  // the labels written on the last drawing: where (page pixels, in the graph's box) and what
+                  labelBoxes: function () {
+                    return placed.map(function (l) {
+                      return { id: l.id, label: labelOf[l.id], x0: l.box.x0, x1: l.box.x1, y0: l.box.y0, y1: l.box.y1,
+                               line: !!l.line };
+                    });
+                  } };
 })();
