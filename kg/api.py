@@ -35,80 +35,27 @@ import tempfile
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from kg.errors import KGError, user_message
+from kg.io import ReadReport, read_inputs
+from kg.io.text import clean_text
+from kg.model import Abstract, ExtractOptions, text_id
+from kg.sparql.guard import check_query
 from kg.sparql.prefixes import PREFIXES
+from kg.sparql.ready import ready_questions
+from kg.sparql.rows import Rows, frame, python_value, to_rows  # noqa: F401  (the API)
 from kg.sparql.syntax import describe
 
 __all__ = ["KGError", "Rows", "Graph", "extract", "build", "open", "frame", "questions"]
-
-_XSD = "http://www.w3.org/2001/XMLSchema#"
-_INTEGER_TYPES = {_XSD + t for t in (
-    "integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger", "nonPositiveInteger",
-    "negativeInteger", "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte")}
-_FLOAT_TYPES = {_XSD + "double", _XSD + "float"}
-
-
-class KGError(Exception):
-    """A failure, with the message the command line prints after `kg: error:`."""
-
-
-class Rows(list):
-    """Query results: a list of dicts keyed by variable name, in the query's
-    order; `variables` lists the names as the query's SELECT gives them."""
-
-    def __init__(self, rows: Iterable[dict] = (), variables: Iterable[str] = ()):
-        super().__init__(rows)
-        self.variables = list(variables)
-
-    def to_pandas(self) -> Any:
-        """The rows as a pandas DataFrame, one column per variable (needs pandas);
-        a column of decimal numbers is float64 (see `frame`)."""
-        return frame(self)
-
-
-def _numeric(values: list) -> bool:
-    """True when a column holds numbers only, at least one of them a Decimal."""
-    seen_decimal = False
-    for v in values:
-        if v is None:
-            continue
-        if isinstance(v, Decimal):
-            seen_decimal = True
-        elif isinstance(v, bool) or not isinstance(v, (int, float)):
-            return False
-    return seen_decimal
-
-
-def frame(rows: Iterable[Mapping]) -> Any:
-    """Rows as a pandas DataFrame, columns in the query's order. A column of
-    numbers with decimals among them (every result value, mls:hasValue, is an
-    xsd:decimal) is float64, so that `df.value.mean()` and plotting work as
-    they stand; an unbound value is NaN there. The rows themselves keep the
-    exact Decimal. pandas is not a dependency of kg: install it (`pip install
-    pandas`) to use this."""
-    try:
-        import pandas as pd  # optional: only DataFrames need it
-    except ImportError:
-        raise KGError("a DataFrame needs pandas, which is not installed: pip install pandas") from None
-    columns = getattr(rows, "variables", None) or None
-    df = pd.DataFrame(list(rows), columns=columns)
-    for name in df.columns:
-        if df[name].dtype == object and _numeric(df[name].tolist()):
-            df[name] = df[name].astype("float64")
-    return df
-
 
 @contextmanager
 def _cli_errors(writing: bool = False):
     """The library's exceptions that the command line turns into its error
     messages, raised as KGError with the same text. `writing`: an OSError is
     an output that cannot be written, as the command line reports it."""
-    from kg.errors import user_message
-
     try:
         yield
     except KGError:
@@ -122,35 +69,6 @@ def _cli_errors(writing: bool = False):
         raise KGError(message) from err
 
 
-# -- values ---------------------------------------------------------------------
-def python_value(term: Any) -> Any:
-    """An Oxigraph term (or None) as a plain Python value (see the module doc)."""
-    if term is None:
-        return None
-    import pyoxigraph as ox
-
-    if isinstance(term, ox.NamedNode):
-        return term.value
-    if isinstance(term, ox.BlankNode):
-        return "_:" + term.value
-    if isinstance(term, ox.Literal):
-        dtype = term.datatype.value
-        text = term.value
-        try:
-            if dtype in _INTEGER_TYPES:
-                return int(text)
-            if dtype == _XSD + "decimal":
-                return Decimal(text)
-            if dtype in _FLOAT_TYPES:
-                return float(text)  # INF, -INF and NaN read as float does
-            if dtype == _XSD + "boolean" and text in ("true", "false", "1", "0"):
-                return text in ("true", "1")
-        except (ValueError, InvalidOperation):
-            pass  # an ill-typed literal keeps its text
-        return text
-    return str(term)  # an RDF-star triple
-
-
 def _run(store, sparql: str):
     """The engine's results for `sparql` with kg's prefixes known, as `kg query`
     runs it; a syntax error is raised as the command line words it."""
@@ -160,25 +78,9 @@ def _run(store, sparql: str):
         raise SyntaxError(describe(str(err), sparql)) from None
 
 
-def to_rows(results) -> Rows | bool:
-    import pyoxigraph as ox
-
-    if isinstance(results, bool) or isinstance(results, ox.QueryBoolean):
-        return bool(results)
-    if isinstance(results, ox.QueryTriples):
-        names = ["subject", "predicate", "object"]
-        return Rows(({n: python_value(t) for n, t in zip(names, (tr.subject, tr.predicate, tr.object))}
-                     for tr in results), names)
-    names = [v.value for v in results.variables]
-    return Rows(({n: python_value(sol[n]) for n in names} for sol in results), names)
-
-
 # -- abstracts ------------------------------------------------------------------
 def _abstract(item: Any, n: int):
     """One abstract given as text, a dict with `abstract` (and `id`, `title`), or an Abstract."""
-    from kg.io.text import clean_text
-    from kg.model import Abstract, text_id
-
     if isinstance(item, Abstract):
         return item
     if isinstance(item, str):
@@ -204,7 +106,6 @@ def _abstract(item: Any, n: int):
 
 def _options(gazetteers: Iterable[str | os.PathLike] = (), rules: Iterable[str | os.PathLike] = (),
              min_confidence: float = 0.0):
-    from kg.model import ExtractOptions
 
     if not 0.0 <= min_confidence <= 1.0:
         raise KGError(f"min_confidence must be between 0 and 1: {min_confidence}")
@@ -219,8 +120,8 @@ def _options(gazetteers: Iterable[str | os.PathLike] = (), rules: Iterable[str |
 @lru_cache(maxsize=4)
 def _extractor(options):
     """One pipeline per set of options, kept: loading it takes a moment."""
-    from kg.extraction.record import Extractor
-    from kg.extraction.stream import record_stream
+    from kg.extraction.record import Extractor  # lazy: spaCy
+    from kg.extraction.stream import record_stream  # lazy: `import kg` loads no extraction engine
 
     record_stream([], options)  # reports bad gazetteer or rules files as the command line does
     return Extractor.from_options(options)
@@ -229,7 +130,7 @@ def _extractor(options):
 def extract(abstracts: Any, *, gazetteers: Iterable[str | os.PathLike] = (),
             rules: Iterable[str | os.PathLike] = (), min_confidence: float = 0.0,
             workers: int = 1) -> dict | Iterator[dict]:
-    """Extraction records (spec/extraction-record.md), as `kg extract` writes them.
+    """Extraction records (docs/record.md), as `kg extract` writes them.
 
     `abstracts` is one abstract, a text or a dict with `abstract` and optionally
     `id` and `title` (other keys are kept as metadata): the result is its record.
@@ -240,7 +141,6 @@ def extract(abstracts: Any, *, gazetteers: Iterable[str | os.PathLike] = (),
     left out; `workers` > 1 extracts a stream in that many processes.
     A text that cannot be used raises KGError."""
     options = _options(gazetteers, rules, min_confidence)
-    from kg.model import Abstract
 
     with _cli_errors():
         if isinstance(abstracts, (str, Mapping, Abstract)):
@@ -250,7 +150,8 @@ def extract(abstracts: Any, *, gazetteers: Iterable[str | os.PathLike] = (),
             raise KGError("extract wants a text, a dict with 'abstract', or an iterable of them; "
                           "for files use kg.build or read them first")
         if workers > 1:
-            from kg.extraction.stream import record_stream
+            from kg.extraction.stream import record_stream  # lazy: `import kg` loads no extraction engine
+
             pairs = record_stream((_abstract(x, n) for n, x in enumerate(abstracts, 1)), options, workers=workers)
         else:
             pairs = _extractor(options).records(_abstract(x, n) for n, x in enumerate(abstracts, 1))
@@ -293,8 +194,6 @@ def _input_files(inputs: Any):
 def _refuse_if_strict(files: list[str], fmt: str | None) -> None:
     """strict: read every input once, before anything is written, and refuse the
     whole input if any record would be skipped (`kg build --strict`)."""
-    from kg.io import ReadReport, read_inputs
-
     report = ReadReport()
     for _ in read_inputs(files, report, fmt):
         pass
@@ -321,8 +220,8 @@ def build(inputs: Any = None, out_dir: str | os.PathLike = "outputs", *, fmt: st
     builds the demo corpus. The keywords are the command's options:
     `gazetteers`, `rules`, `min_confidence`, `view=False` for --no-view,
     `workers`, `dask` (a scheduler address or a distributed.Client), `strict`."""
-    from kg.builder import build as run_build
-    from kg.builder import demo_corpus
+    from kg.builder import build as run_build  # lazy: rdflib
+    from kg.builder import demo_corpus  # lazy: rdflib
 
     options = _options(gazetteers, rules, min_confidence)
     with _cli_errors(writing=True), _input_files(inputs if inputs is not None else [demo_corpus()]) as files:
@@ -346,7 +245,6 @@ def open(out_dir: str | os.PathLike = "outputs", *, gazetteers: Iterable[str | o
 
 def questions() -> dict[str, dict]:
     """The ready questions for `Graph.ask`, by name: title, about, text and parameters."""
-    from kg.sparql.ready import ready_questions
     return {name: q.as_dict() for name, q in ready_questions().items()}
 
 
@@ -355,7 +253,6 @@ class Graph:
     Use it in a `with` block, or call `close()`: the store stays open in
     between. Changes (`update`, `remove`) rewrite the build's outputs as
     `kg build --update` and `kg remove` do."""
-
     def __init__(self, out_dir: str | os.PathLike, *, options=None, view: bool = True):
         self.out_dir = Path(out_dir)
         self.options = options if options is not None else _options()
@@ -377,7 +274,7 @@ class Graph:
         if self._closed:
             raise KGError(f"the graph of {self.out_dir} is closed")
         if self._store is None:
-            from kg.store import KGStore
+            from kg.store import KGStore  # lazy: rdflib
             with _cli_errors():
                 self._store = KGStore.at(self.out_dir, read_only=True)
         return self._store
@@ -397,8 +294,6 @@ class Graph:
         """Run SPARQL over the union of the papers' graphs, as `kg query` does.
         SELECT gives Rows; ASK a bool; CONSTRUCT and DESCRIBE Rows of subject,
         predicate, object. Updates and SERVICE are refused (KGError)."""
-        from kg.sparql.guard import check_query
-
         store = self._open_store()
         with _cli_errors():
             check_query(sparql)
@@ -409,7 +304,7 @@ class Graph:
         with its parameters as keywords: g.ask("leaderboard", dataset="CIFAR-10", metric="accuracy").
         Names of entities match in any case, as with `--param`. `question` is
         positional-only, since find-entity has a parameter called `name`."""
-        from kg.query import ready_query
+        from kg.query import ready_query  # lazy: `import kg` loads no store
 
         store = self._open_store()
         with _cli_errors():
@@ -420,9 +315,9 @@ class Graph:
     def to_rdflib(self):
         """The whole graph as an rdflib Dataset: each paper in its named graph,
         the entities in theirs, and the default graph their union (as in kg query)."""
-        import io
+        import io  # lazy: rdflib
 
-        import rdflib
+        import rdflib  # lazy: rdflib
 
         buf = io.BytesIO()
         self._open_store().dump(buf, "nq")
@@ -436,7 +331,7 @@ class Graph:
     def to_networkx(self):
         """Entities and their relations as a networkx MultiDiGraph, keyed by IRI,
         as `kg export --format graphml` writes it (kg.graph.networkx_export)."""
-        from kg.graph.networkx_export import to_networkx
+        from kg.graph.networkx_export import to_networkx  # lazy: networkx
         return to_networkx(self._open_store())
 
     # -- changes ----------------------------------------------------------------
@@ -445,7 +340,7 @@ class Graph:
         """Add abstracts (files, or dicts with `id`, `title`, `abstract`) as
         `kg build --update` does: new ids added, known ids with a new text
         replaced, the rest left alone. Returns the kg.update.UpdateSummary."""
-        from kg.update import update as run_update
+        from kg.update import update as run_update  # lazy: rdflib
 
         self._open_store()
         self._release_store()  # the change swaps the store folder
@@ -461,7 +356,7 @@ class Graph:
     def remove(self, ids: str | Iterable[str]):
         """Take papers out by id, with all their facts, as `kg remove` does.
         Returns the kg.update.UpdateSummary; its `not_found` lists unknown ids."""
-        from kg.update import remove as run_remove
+        from kg.update import remove as run_remove  # lazy: rdflib
 
         if isinstance(ids, str):
             ids = [ids]
@@ -474,7 +369,7 @@ class Graph:
 
     def report(self, out: str | os.PathLike) -> Path:
         """Write the HTML report with charts, as `kg report` does; returns its path."""
-        from kg.report.page import write_report
+        from kg.report.page import write_report  # lazy: matplotlib
         with _cli_errors(writing=True):
             return write_report(self._open_store(), out)
 

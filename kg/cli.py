@@ -10,6 +10,8 @@ was written (earlier outputs are left as they were).
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -38,9 +40,6 @@ DEFAULT_OUT = "outputs"
 def _module_doc(module: str) -> str:
     """A module's docstring without importing it: importing kg.eval loads spaCy,
     which would cost every `kg` command seconds of start-up."""
-    import ast
-    import importlib.util
-
     origin = importlib.util.find_spec(module).origin
     return ast.get_docstring(ast.parse(Path(origin).read_text(encoding="utf-8"))) or ""
 
@@ -153,7 +152,6 @@ def _extract_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-
     refused = _strict_refusal(args)
     if refused is not None:
         return refused
@@ -345,7 +343,6 @@ def _serve_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-
     if args.workers is None:
         args.workers = default_workers()
     if args.timeout <= 0 or (args.max_rows is not None and args.max_rows <= 0) or args.workers <= 0:

@@ -8,9 +8,13 @@ input, files or settings is a UserError; its `label` goes before the message.
 from __future__ import annotations
 
 
+class KGError(Exception):
+    """A failure, with the message the command line prints after `kg: error:`
+    (the Python API raises it; kg.api)."""
+
+
 class UserError(Exception):
     """A fault of the user's input, files or settings, told as it stands."""
-
     label = ""
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from kg.sparql.ready import ready_question, ready_questions, store_spellings
+
 
 def load_query(text: str | None, file: str | None) -> str:
     if file:
@@ -24,13 +26,11 @@ def load_query(text: str | None, file: str | None) -> str:
 
 def ready_query(store, name: str, params: dict[str, str]) -> str:
     """The text of ready question `name` with `params` bound, names matched in any case in `store`."""
-    from kg.sparql.ready import ready_question, store_spellings
     return ready_question(name).bind(params, store_spellings(store.db))
 
 
 def list_ready_questions() -> str:
     """The ready questions as the text `kg query --list` prints."""
-    from kg.sparql.ready import ready_questions
     out = []
     for q in ready_questions().values():
         out.append(f"{q.name}: {q.title}")

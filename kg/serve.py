@@ -40,6 +40,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from kg.io.outputs import recover
 from kg.sparql.follow import StoreIdentity, store_identity
 from kg.sparql.guard import QueryRefused, check_query
 from kg.sparql.prefixes import query_prefixes
@@ -70,8 +71,7 @@ def _store_dir(build_dir: Path) -> Path:
     """The store folder, found as KGStore.at finds it: finishing first a build commit
     that is under way or was interrupted, so that a server started in that instant
     does not find the store folder moved aside and report that there is none."""
-    from kg.io.outputs import recover
-    from kg.store import store_path
+    from kg.store import store_path  # lazy: rdflib
     recover(build_dir)
     return store_path(build_dir)
 
@@ -83,7 +83,7 @@ class SparqlServer(ThreadingHTTPServer):
     def __init__(self, config: ServeConfig):
         store = _store_dir(config.build_dir)
         if not (store / "CURRENT").exists():
-            from kg.store import StoreError
+            from kg.store import StoreError  # lazy: rdflib
             raise StoreError(f"no store at {store}; build one first with `kg build -o DIR`")
         self.config = config
         self.store_dir = store
@@ -104,7 +104,6 @@ class SparqlServer(ThreadingHTTPServer):
         """A builder killed between the two renames of its commit leaves no store
         folder; finish its commit (as `kg` commands do on opening a store) so that
         the workers find the build it committed."""
-        from kg.io.outputs import recover
         while not self._closing.wait(1.0):
             if store_identity(self.store_dir) is None and not self._closing.wait(1.0) \
                     and store_identity(self.store_dir) is None:
@@ -127,8 +126,8 @@ class SparqlServer(ThreadingHTTPServer):
         with self._view_lock:
             identity = store_identity(self.store_dir)
             if self._view_cache is None or self._view_cache[0] != identity:
-                from kg.store import KGStore
-                from kg.view import write_view
+                from kg.store import KGStore  # lazy: rdflib
+                from kg.view import write_view  # lazy: rdflib
                 with tempfile.TemporaryDirectory(prefix="kg-view.") as tmp:
                     out = write_view(KGStore.at(self.config.build_dir, read_only=True), Path(tmp) / "graph.html")
                     self._view_cache = (identity, Path(out).read_bytes())

@@ -12,7 +12,7 @@ import pyoxigraph as ox
 import pytest
 
 import kg
-from kg.api import python_value
+from kg.sparql.rows import python_value
 
 ABSTRACTS = [
     {"id": "api-foo", "title": "FooNet: small convolutions for image classification",

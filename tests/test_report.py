@@ -60,7 +60,7 @@ def test_leaderboard_is_best_first(demo_build):
     store = KGStore.at(demo_build, read_only=True)
     sections, counts = report_sections(store)
     assert counts["papers"] > 0
-    from kg.api import to_rows
+    from kg.sparql.rows import to_rows
     pair = to_rows(store.query(Q.PAIRS.sparql))[0]
     rows = to_rows(store.query(Q.leaderboard_query(pair["dataset"], pair["metric"])))
     values = [r["value"] for r in rows]

@@ -62,7 +62,7 @@ def dask_records(abstracts: Iterable[Abstract], scheduler: Any, options: Extract
 def connect(scheduler: Any) -> tuple[Any, bool]:
     """A Client for `scheduler`, and whether we opened it (and must close it)."""
     try:
-        from distributed import Client
+        from distributed import Client  # lazy: an optional dependency
     except ImportError:
         raise DaskError("--dask needs Dask: pip install 'kg-abstracts[dask]'") from None
     if isinstance(scheduler, Client):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -71,7 +73,6 @@ _worker = None
 
 def _init_worker(options: ExtractOptions, papers: bool) -> None:
     global _worker
-    import signal
 
 
     # Ctrl-C is the parent's to handle: it stops sending chunks and shuts the
@@ -89,8 +90,6 @@ def _init_worker(options: ExtractOptions, papers: bool) -> None:
 def _exit_with_parent() -> None:
     """A worker whose parent was killed (SIGTERM, SIGKILL) would wait for work
     forever: it holds the task pipe open itself. A watcher ends it."""
-    import threading
-
     parent = os.getppid()
 
     def watch() -> None:

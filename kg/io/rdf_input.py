@@ -88,7 +88,7 @@ def parse_rdf(path: str | os.PathLike, fmt: str | None = None, base_iri: str | N
 def parse_rdf_to_rdflib(path: str | os.PathLike, fmt: str | None = None):
     """The same, as an rdflib Dataset, for code that works with rdflib: the file
     is parsed safely by `parse_rdf`, and rdflib only reads the N-Quads of it."""
-    import rdflib
+    import rdflib  # lazy: rdflib, start-up
 
     quads = parse_rdf(path, fmt)
     ds = rdflib.Dataset()

@@ -1,6 +1,7 @@
 """Gold records as spaCy training examples for the tagger: each abstract and
 each title a Doc made by kg's own tokenizer, its gold entities as doc.ents
-(kg.learned.mentions finds where they stand)."""
+(kg.learned.mentions finds where they stand) and as each token's BILUO tag;
+and the tags read back into names."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Iterable, Iterator
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.training import Example
+from spacy.training import Example, offsets_to_biluo_tags
 from spacy.util import filter_spans
 
 from kg.learned.mentions import gold_mentions
@@ -38,6 +39,9 @@ def gold_doc(nlp: Language, text: str, record: dict, is_title: bool = False) -> 
         if end > start:
             spans.append(Span(doc, start, end, label=found.label))
     doc.ents = filter_spans(spans)
+    offsets = [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+    for token, tag in zip(doc, offsets_to_biluo_tags(doc, offsets)):
+        token.tag_ = tag
     return doc
 
 
@@ -50,3 +54,26 @@ def examples(nlp: Language, pairs: Iterable[tuple[Abstract, dict]]) -> Iterator[
                 predicted = nlp.make_doc(text)
                 predicted._.is_title = is_title
                 yield Example(predicted, reference)
+
+
+def tagged_spans(tags: list[str]) -> list[tuple[int, int, str]]:
+    """(start, end, label) of the names a sequence of BILUO tags marks. A tagger
+    may give tags that do not fit together ("I-Method" after "O", a name that
+    never ends); a name then begins at any B, I or U that does not go on one
+    of the same label, and ends at an L, a U, or where the next tag does not
+    go on with it."""
+    spans = []
+    start = label = None
+    for i, tag in enumerate(tags):
+        move, _, kind = tag.partition("-")
+        if start is not None and (move in ("B", "U", "O") or kind != label):
+            spans.append((start, i, label))
+            start = label = None
+        if move in ("B", "I", "L", "U") and start is None:
+            start, label = i, kind
+        if move in ("L", "U") and start is not None:
+            spans.append((start, i + 1, label))
+            start = label = None
+    if start is not None:
+        spans.append((start, len(tags), label))
+    return spans

@@ -18,7 +18,6 @@ Features = Mapping[str, float]
 
 class LinearModel:
     """Multinomial (or, with two classes, binary) logistic regression."""
-
     def __init__(self, classes: Sequence[str], weights: Mapping[str, Sequence[float]],
                  bias: Sequence[float]):
         self.classes = list(classes)
@@ -62,7 +61,7 @@ def fit(rows: Iterable[Features], labels: Iterable[str], c: float = 1.0, seed: i
     """A LinearModel fitted to `rows` and their `labels` (L2-regularised
     logistic regression; `c` is the inverse strength). Needs scikit-learn."""
     from sklearn.feature_extraction import DictVectorizer  # lazy: training only
-    from sklearn.linear_model import LogisticRegression
+    from sklearn.linear_model import LogisticRegression  # lazy: training only
 
     rows, labels = list(rows), list(labels)
     vectorizer = DictVectorizer()

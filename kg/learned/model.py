@@ -4,8 +4,8 @@ The folder is a spaCy pipeline in spaCy's own format (config.cfg, meta.json
 and one folder per component), so `spacy.load` reads it and its config says
 how each part runs. Its components join kg's rule pipeline at their places:
 
-  ner                    before kg_entities: the tagger
-  kg_learned_candidates  after ner: its names as candidates (kg.learned.tagger)
+  kg_tagger              before kg_entities: the tagger (kg.learned.tagger_training)
+  kg_learned_candidates  after kg_tagger: its names as candidates (kg.learned.tagger)
   kg_entity_scorer       after kg_entities (kg.learned.entity_scorer)
   kg_relation_linker     after kg_relations (kg.learned.relation_linker)
 
@@ -25,15 +25,17 @@ import spacy
 import srsly
 from spacy.language import Language
 
+from kg.errors import UserError
+
 # Importing the component modules registers their factories.
 from kg.learned import entity_scorer, relation_linker, tagger  # noqa: F401
 
 META = "kg_model.json"
-PLACES = (("ner", {"before": "kg_entities"}), ("kg_learned_candidates", {"after": "ner"}),
+PLACES = (("kg_tagger", {"before": "kg_entities"}), ("kg_learned_candidates", {"after": "kg_tagger"}),
           ("kg_entity_scorer", {"after": "kg_entities"}), ("kg_relation_linker", {"after": "kg_relations"}))
 
 
-class ModelError(ValueError):
+class ModelError(UserError, ValueError):
     """A model folder that cannot be used; the message names the folder."""
 
 

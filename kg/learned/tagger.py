@@ -1,20 +1,21 @@
 """The learned tagger's names as entity candidates.
 
-A trained spaCy `ner` component (part of a model made by `kg train`) marks
-names in doc.ents. The component "kg_learned_candidates", right after it,
-hands them to the rules' settling (kg.entities.settle) as candidates of the
-source "learned", for the types the model's config gives the tagger; for the
-types it gives the tagger alone, it takes the rules' candidates away.
-Settling lets a rule's candidate win any overlap, so a learned name fills
-only what no rule marks.
+A trained tagger ("kg_tagger", part of a model made by `kg train`) gives each
+token a BILUO tag. The component "kg_learned_candidates", right after it,
+reads the names the tags mark into doc.ents and hands them to the rules'
+settling (kg.entities.settle) as candidates of the source "learned", for the
+types the model's config gives the tagger; for the types it gives the
+tagger alone, it takes the rules' candidates away. Settling lets a rule's
+candidate win any overlap, so a learned name fills only what no rule marks.
 """
 
 from __future__ import annotations
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from kg.entities.candidates import Candidate, candidates
+from kg.learned.examples import tagged_spans
 
 PARTS = ("rules", "learned", "both")
 
@@ -34,6 +35,7 @@ class LearnedCandidates:
         self.alone = frozenset(t for t, p in parts.items() if p == "learned")
 
     def __call__(self, doc: Doc) -> Doc:
+        doc.ents = [Span(doc, start, end, label=label) for start, end, label in tagged_spans([t.tag_ for t in doc])]
         found = candidates(doc)
         if self.alone:
             found[:] = [c for c in found if c.label not in self.alone]

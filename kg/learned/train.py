@@ -42,8 +42,9 @@ from kg.learned.gold import read_gold
 from kg.learned.linear import fit
 from kg.learned.model import META, add_learned, gold_hash
 from kg.learned.relation_linker import RelationLinker
+from kg.learned.settings import TaggerSettings
 from kg.learned.tagger import PARTS
-from kg.learned.tagger_training import TaggerSettings, blank_tagger, tagger_scores, train_tagger
+from kg.learned.tagger_training import blank_tagger, tagger_scores, train_tagger
 from kg.learned.training_data import Rows, collect, docs_of
 from kg.model import Abstract
 from kg.pipeline import extraction_pipeline
@@ -61,7 +62,6 @@ class TrainError(UserError, ValueError):
 @dataclass
 class TrainReport:
     """What a training run did and measured."""
-
     records: int = 0
     training: int = 0
     validation: int = 0
@@ -105,12 +105,12 @@ def _tagger_bytes(pairs: list[Pair], settings: TaggerSettings, rules: tuple[str,
 
 
 def _from_bytes(data: bytes, settings: TaggerSettings, rules: tuple[str, ...]) -> Language:
-    return blank_tagger(settings, rules, labels=()).from_bytes(data)
+    return blank_tagger(settings, rules, tags=()).from_bytes(data)
 
 
 def _learned(tagger: Language, parts: dict[str, str], proposed: str, relations: dict[str, str],
              scorer: EntityScorer | None = None, linker: RelationLinker | None = None) -> Language:
-    """The learned pipeline: `tagger`'s ner and kg's learned components with these parts."""
+    """The learned pipeline: `tagger` and kg's learned components with these parts."""
     learned = tagger
     for name in ("kg_learned_candidates", "kg_entity_scorer", "kg_relation_linker"):
         if name in learned.pipe_names:

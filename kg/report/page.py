@@ -15,10 +15,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.api import to_rows
 from kg.io.atomic import atomic_write_text
 from kg.report import charts
 from kg.report import queries as Q
+from kg.sparql.rows import to_rows
 from kg.store import KGStore
 from kg.version import __version__
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 import stat
 
+import pyoxigraph as ox
+
 StoreIdentity = tuple[int, int, int]
 
 
@@ -38,10 +40,7 @@ def store_identity(path: str | os.PathLike) -> StoreIdentity | None:
 
 class FollowedStore:
     """A read-only pyoxigraph Store at `path`, reopened when a newer build is committed there."""
-
     def __init__(self, path: str | os.PathLike):
-        import pyoxigraph as ox
-
         self._ox = ox
         self.path = str(path)
         self.identity = store_identity(self.path)

@@ -28,7 +28,6 @@ _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
 
 class QueryRefused(ValueError):
     """A query that this endpoint will not run; `reason` says why in one sentence."""
-
     def __init__(self, reason: str, kind: str):
         super().__init__(reason)
         self.kind = kind  # "update" or "service"
@@ -60,8 +59,12 @@ def is_update(text: str) -> bool:
 
 
 def _has_service(node) -> bool:
-    from pyparsing import ParseResults
-    from rdflib.plugins.sparql.parserutils import CompValue
+    from pyparsing import (
+        ParseResults,  # lazy: rdflib, only for a query that names SERVICE
+    )
+    from rdflib.plugins.sparql.parserutils import (
+        CompValue,  # lazy: rdflib, only for a query that names SERVICE
+    )
 
     stack = [node]
     while stack:
@@ -82,7 +85,9 @@ def check_query(text: str) -> None:
                            "DROP, ...) is not accepted", "update")
     if "service" not in _unescape(text).casefold():
         return
-    from rdflib.plugins.sparql.parser import parseQuery
+    from rdflib.plugins.sparql.parser import (
+        parseQuery,  # lazy: rdflib, only for a query that names SERVICE
+    )
 
     try:
         tree = parseQuery(text)

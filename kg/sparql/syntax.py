@@ -46,7 +46,7 @@ def _lazy_form(text: str) -> str:
 
 def syntax_error(text: str) -> str | None:
     """The parser's message when `text` is not a valid SPARQL query, else None."""
-    import pyoxigraph as ox
+    import pyoxigraph as ox  # lazy: `import kg` loads no store
 
     lazy = _lazy_form(text)
     try:

@@ -8,7 +8,6 @@ read back here so the command line formats them as it does without a limit.
 
 from __future__ import annotations
 
-
 import pyoxigraph as ox
 
 from kg.sparql.workers import QueryJob, QueryPool, QueryTimeout

@@ -25,6 +25,13 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+import pyoxigraph as ox
+
+from kg.sparql.follow import FollowedStore
+from kg.sparql.prefixes import PREFIXES  # queries need no PREFIX lines for kg's prefixes
+from kg.sparql.ready import ready_question, store_spellings
+from kg.sparql.results import NotAcceptable, serialize
+from kg.sparql.syntax import describe
 from kg.sparql.words import names_a_dataset
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
@@ -66,10 +73,6 @@ class LongQueriesBusy(PoolBusy):
 
 def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> QueryAnswer:
     """Run one job on an open pyoxigraph Store; every outcome is an answer, never an exception."""
-    import pyoxigraph as ox
-
-    from kg.sparql.results import NotAcceptable, serialize
-
     kw: dict = {}
     if job.default_graphs:  # the protocol's dataset wins over the query's FROM, as the protocol says
         kw["default_graph"] = [ox.NamedNode(g) for g in job.default_graphs]
@@ -80,15 +83,10 @@ def execute(store, job: QueryJob, prefixes: dict[str, str] | None = None) -> Que
     try:
         text = job.text
         if job.question:
-            from kg.sparql.ready import ready_question, store_spellings
             text = ready_question(job.question).bind(job.params, store_spellings(store))
-        from kg.sparql.prefixes import (
-            PREFIXES,  # queries need no PREFIX lines for kg's prefixes
-        )
         results = store.query(text, prefixes=PREFIXES, **kw)
         out = serialize(results, job.accepted, job.max_rows, prefixes)
     except SyntaxError as err:
-        from kg.sparql.syntax import describe
         return QueryAnswer(400, "text/plain; charset=utf-8",
                            f"SPARQL syntax error: {describe(str(err), job.text)}\n".encode())
     except NotAcceptable as err:
@@ -106,8 +104,6 @@ IDLE_CHECK_SECONDS = 0.5
 
 
 def _worker_main(store_path: str, prefixes: dict[str, str], inbox: Connection, outbox: Connection) -> None:
-    from kg.sparql.follow import FollowedStore
-
     try:
         followed = FollowedStore(store_path)
     except Exception as err:
@@ -139,7 +135,6 @@ class _Worker:
     """One worker process, run as `python -m kg.sparql.workers` rather than through
     multiprocessing, so that it imports only this module and never the program
     that started it (the CLI would pull in spaCy)."""
-
     def __init__(self, store_path: str, prefixes: dict[str, str]):
         child_in, self._to_child = os.pipe()
         self._from_child, child_out = os.pipe()
@@ -190,7 +185,6 @@ class QueryPool:
     apart only after they start, so a short query may wait for a worker for up
     to `slow_after` plus a worker's start-up (~0.3 s) while runaways arrive.
     """
-
     def __init__(self, store_path: str, workers: int = 2, prefixes: dict[str, str] | None = None,
                  start_timeout: float = 60.0, slow_after: float = 1.0, max_slow: int | None = None):
         self.store_path = str(store_path)

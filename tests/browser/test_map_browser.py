@@ -12,7 +12,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.sparql.prefixes import PREFIXES
 from kg.store import KGStore
 
