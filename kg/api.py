@@ -105,7 +105,7 @@ def _abstract(item: Any, n: int):
 
 
 def _options(gazetteers: Iterable[str | os.PathLike] = (), rules: Iterable[str | os.PathLike] = (),
-             min_confidence: float = 0.0):
+             min_confidence: float = 0.0, model: str | os.PathLike | None = None, use_model: bool = True):
 
     if not 0.0 <= min_confidence <= 1.0:
         raise KGError(f"min_confidence must be between 0 and 1: {min_confidence}")
@@ -114,14 +114,17 @@ def _options(gazetteers: Iterable[str | os.PathLike] = (), rules: Iterable[str |
     if isinstance(rules, (str, os.PathLike)):
         rules = [rules]
     return ExtractOptions(gazetteers=tuple(map(str, gazetteers)), rules=tuple(map(str, rules)),
-                          min_confidence=float(min_confidence))
+                          min_confidence=float(min_confidence), model=str(model) if model else None,
+                          use_model=bool(use_model))
 
 
 @lru_cache(maxsize=4)
 def _extractor(options):
     """One pipeline per set of options, kept: loading it takes a moment."""
     from kg.extraction.record import Extractor  # lazy: spaCy
-    from kg.extraction.stream import record_stream  # lazy: `import kg` loads no extraction engine
+    from kg.extraction.stream import (
+        record_stream,  # lazy: `import kg` loads no extraction engine
+    )
 
     record_stream([], options)  # reports bad gazetteer or rules files as the command line does
     return Extractor.from_options(options)
@@ -129,7 +132,7 @@ def _extractor(options):
 
 def extract(abstracts: Any, *, gazetteers: Iterable[str | os.PathLike] = (),
             rules: Iterable[str | os.PathLike] = (), min_confidence: float = 0.0,
-            workers: int = 1) -> dict | Iterator[dict]:
+            workers: int = 1, model: str | os.PathLike | None = None, use_model: bool = True) -> dict | Iterator[dict]:
     """Extraction records (docs/record.md), as `kg extract` writes them.
 
     `abstracts` is one abstract, a text or a dict with `abstract` and optionally
@@ -138,9 +141,11 @@ def extract(abstracts: Any, *, gazetteers: Iterable[str | os.PathLike] = (),
     their records, in order, streamed. An abstract without an id gets the id
     the readers give (kg.model.text_id). `gazetteers` and `rules` are extra
     files as for `--gazetteer` and `--rules`; facts below `min_confidence` are
-    left out; `workers` > 1 extracts a stream in that many processes.
+    left out; `workers` > 1 extracts a stream in that many processes;
+    `model` is a folder made by `kg train` (default: the model shipped with
+    kg), `use_model=False` runs the rules alone.
     A text that cannot be used raises KGError."""
-    options = _options(gazetteers, rules, min_confidence)
+    options = _options(gazetteers, rules, min_confidence, model, use_model)
 
     with _cli_errors():
         if isinstance(abstracts, (str, Mapping, Abstract)):
@@ -150,7 +155,9 @@ def extract(abstracts: Any, *, gazetteers: Iterable[str | os.PathLike] = (),
             raise KGError("extract wants a text, a dict with 'abstract', or an iterable of them; "
                           "for files use kg.build or read them first")
         if workers > 1:
-            from kg.extraction.stream import record_stream  # lazy: `import kg` loads no extraction engine
+            from kg.extraction.stream import (
+                record_stream,  # lazy: `import kg` loads no extraction engine
+            )
 
             pairs = record_stream((_abstract(x, n) for n, x in enumerate(abstracts, 1)), options, workers=workers)
         else:
@@ -212,18 +219,19 @@ def _warn_read(summary) -> None:
 def build(inputs: Any = None, out_dir: str | os.PathLike = "outputs", *, fmt: str | None = None,
           gazetteers: Iterable[str | os.PathLike] = (), rules: Iterable[str | os.PathLike] = (),
           min_confidence: float = 0.0, view: bool = True, workers: int = 1, dask: Any = None,
-          strict: bool = False) -> "Graph":
+          strict: bool = False, model: str | os.PathLike | None = None, use_model: bool = True) -> "Graph":
     """Build the graph of `inputs` into `out_dir` as `kg build` does (records.jsonl,
     graph.ttl, graph.html and the store, replacing an earlier build there) and
     open it. `inputs`: file paths (.jsonl, .csv, .txt; `fmt` overrides the
     extension) and/or abstracts as dicts with `id`, `title`, `abstract`; None
     builds the demo corpus. The keywords are the command's options:
     `gazetteers`, `rules`, `min_confidence`, `view=False` for --no-view,
-    `workers`, `dask` (a scheduler address or a distributed.Client), `strict`."""
+    `workers`, `dask` (a scheduler address or a distributed.Client), `strict`,
+    `model` (--model) and `use_model=False` (--no-model)."""
     from kg.builder import build as run_build  # lazy: rdflib
     from kg.builder import demo_corpus  # lazy: rdflib
 
-    options = _options(gazetteers, rules, min_confidence)
+    options = _options(gazetteers, rules, min_confidence, model, use_model)
     with _cli_errors(writing=True), _input_files(inputs if inputs is not None else [demo_corpus()]) as files:
         if strict:
             _refuse_if_strict(files, fmt)

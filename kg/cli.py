@@ -23,6 +23,7 @@ from kg.io import ReadReport, read_inputs
 from kg.io.atomic import atomic_write
 from kg.io.fields import FieldMap
 from kg.io.readers import STDIN, InputError, NothingRead, check_inputs
+from kg.learned.tagger_training import TaggerSettings
 from kg.model import ExtractOptions
 from kg.progress import estimate_abstracts, track, wanted
 from kg.query import format_results, list_ready_questions, load_query, ready_query
@@ -114,6 +115,13 @@ def _rules_options(sp: argparse.ArgumentParser) -> None:
                          "share of facts that are right at each setting (default: 0, keep all)")
 
 
+def _model_options(sp: argparse.ArgumentParser) -> None:
+    group = sp.add_mutually_exclusive_group()
+    group.add_argument("--model", metavar="DIR",
+                       help="learned model folder made by `kg train` (default: the model shipped with kg)")
+    group.add_argument("--no-model", action="store_true", help="extract with the rules alone")
+
+
 def _input_options(sp: argparse.ArgumentParser, required: bool) -> None:
     sp.add_argument("inputs", nargs="+" if required else "*", metavar="INPUT",
                     help="abstract files: .jsonl (id, title, abstract and metadata; arXiv, Semantic Scholar "
@@ -130,6 +138,7 @@ def _input_options(sp: argparse.ArgumentParser, required: bool) -> None:
     sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
                     help="extra gazetteer (JSON Lines of {name, type, aliases}); may be repeated")
     _rules_options(sp)
+    _model_options(sp)
     sp.add_argument("--strict", action="store_true",
                     help="fail (exit code 3, nothing written) if any input record would be skipped; "
                          "without it, skipped records are listed and the exit code is 1")
@@ -138,7 +147,8 @@ def _input_options(sp: argparse.ArgumentParser, required: bool) -> None:
 # -- extract ------------------------------------------------------------------
 def _extract_options(args: argparse.Namespace) -> ExtractOptions:
     return ExtractOptions(gazetteers=tuple(args.gazetteer), rules=tuple(getattr(args, "rules", ())),
-                          min_confidence=getattr(args, "min_confidence", 0.0))
+                          min_confidence=getattr(args, "min_confidence", 0.0), model=getattr(args, "model", None),
+                          use_model=not getattr(args, "no_model", False))
 
 
 def _extract_parser(sub: argparse._SubParsersAction) -> None:
@@ -490,6 +500,7 @@ def _eval_parser(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
                     help="extra gazetteer for --input (JSON Lines of {name, type, aliases}); may be repeated")
     _rules_options(sp)
+    _model_options(sp)
     sp.add_argument("--kinds", type=_positive_int, nargs="?", const=3, default=None, metavar="N",
                     help="show N examples (default 3) of each kind of error (paper, gold, predicted) under the "
                          "table of error kinds (the kinds are described below)")
@@ -536,9 +547,53 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 1 if skipped else 0
 
 
+# -- train --------------------------------------------------------------------
+def _train_parser(sub: argparse._SubParsersAction) -> None:
+    sp = sub.add_parser("train", help="gold records + their abstracts -> a learned model folder",
+                        description="Train kg's learned parts (a tagger, an entity scorer, a relation linker) on "
+                                    "gold records (docs/record.md; ids matched to the abstracts of --input), holding "
+                                    "back one record in ten as a validation part that chooses, per entity type and "
+                                    "relation, whether the rules, the learned parts or both run. Writes MODEL_DIR, "
+                                    "a spaCy pipeline folder that --model loads (training/README.md).")
+    sp.add_argument("gold", nargs="+", metavar="GOLD", help="gold record files (JSON Lines)")
+    sp.add_argument("--input", nargs="+", required=True, metavar="TEXTS",
+                    help="the abstracts the gold records describe (any input format kg reads)")
+    sp.add_argument("-o", "--output", required=True, metavar="MODEL_DIR", help="model folder to write")
+    sp.add_argument("--epochs", type=_positive_int, default=TaggerSettings.epochs, metavar="N",
+                    help=f"passes over the gold for each tagger (default: {TaggerSettings.epochs})")
+    sp.add_argument("--gazetteer", action="append", default=[], metavar="FILE",
+                    help="extra gazetteer the rules use while training (and must use with the model)")
+    sp.add_argument("--rules", action="append", default=[], metavar="FILE",
+                    help="rules file the rules use while training (and must use with the model); may be repeated")
+    sp.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    sp.set_defaults(func=cmd_train)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from kg.learned.train import train  # lazy: spaCy
+
+    say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr))
+    report = train(args.gold, args.input, args.output, TaggerSettings(epochs=args.epochs), rules=args.rules,
+                   gazetteers=args.gazetteer, say=say)
+    print(f"kg train: wrote {args.output} in {report.seconds:.0f} s")
+    print(f"validation part: {report.validation} records ({report.validation_rule}); "
+          f"trained on {report.training}")
+    chosen = report.choices
+    best = report.figures["entities and proposals, all parts alike"]
+    print("entity type   part     F1 on the validation part (rules / learned / both)")
+    for etype, part in chosen["parts"].items():
+        print(f"  {etype:10}  {part:7}  " + " / ".join(f"{best[m][etype]:.3f}" for m in ("rules", "learned", "both")))
+    print(f"  {'proposed':10}  {chosen['proposed']:7}  "
+          + " / ".join(f"{best[m]['proposed']:.3f}" for m in ("rules", "learned", "both")))
+    rel = report.figures["relations, all alike, entities as chosen"]
+    for predicate, part in chosen["relations"].items():
+        print(f"  {predicate:10}  {part:7}  " + " / ".join(f"{rel[m][predicate]:.3f}" for m in ("rules", "learned", "both")))
+    return 0
+
+
 # -- parser -------------------------------------------------------------------
 SUBCOMMANDS = (_extract_parser, _build_parser, _remove_parser, _query_parser, _serve_parser, _export_parser,
-               _view_parser, _report_parser, _eval_parser)
+               _view_parser, _report_parser, _eval_parser, _train_parser)
 
 
 def build_parser() -> argparse.ArgumentParser:

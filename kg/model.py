@@ -49,12 +49,16 @@ class Abstract:
 @dataclass(frozen=True)
 class ExtractOptions:
     """What an extraction pipeline is built with, the same in every worker:
-    the user's extra gazetteer and rules files, and the least confidence a
-    fact needs to go into a record."""
+    the user's extra gazetteer and rules files, the least confidence a fact
+    needs to go into a record, and the learned model: `model` a folder made
+    by `kg train` (None: the one shipped with kg, if any); `use_model` False
+    runs the rules alone."""
 
     gazetteers: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
     min_confidence: float = 0.0
+    model: str | None = None
+    use_model: bool = True
 
 
 @dataclass

@@ -43,6 +43,7 @@ from spacy.language import Language
 
 # Importing the component modules registers their factories and extensions.
 from kg.entities import gazetteer, patterns, settle  # noqa: F401
+from kg.learned.model import add_learned, load_learned
 from kg.nlp import abbreviations, sentences  # noqa: F401
 from kg.nlp.tokenizer import tokenizer_with_rules
 from kg.proposals import component, titles  # noqa: F401
@@ -75,12 +76,17 @@ def entity_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str |
     return nlp
 
 
-def extraction_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = ()) -> Language:
+def extraction_pipeline(gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = (),
+                        model: str | Path | None = None) -> Language:
     """The Language that extraction records are made with: the entities,
-    then the relations. The relation component keeps every relation: its
-    values are raw until the record is built (kg.extraction.record), and only
-    then can --min-confidence compare them."""
+    then the relations, and where a `model` folder (kg train) is given, its
+    learned components at their places (kg.learned.model). The relation
+    component keeps every relation: its values are raw until the record is
+    built (kg.extraction.record), and only then can --min-confidence compare
+    them."""
     rule_files = [str(p) for p in rules]
     nlp = entity_pipeline(gazetteers, rule_files)
     nlp.add_pipe("kg_relations", config={"rules": rule_files})
+    if model is not None:
+        add_learned(nlp, load_learned(model))
     return nlp

@@ -10,6 +10,7 @@ from spacy.tokens import Doc
 
 from kg.entities.confidence import EntityConfidence, entity_confidence, keep_confident
 from kg.entities.entity import ENTITY_TYPES, fold_name, settled_entities
+from kg.learned.model import default_model, read_meta
 from kg.model import Abstract, ExtractOptions
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
 from kg.pipeline import extraction_pipeline
@@ -106,7 +107,8 @@ def _add_title_entities(entities: dict[str, dict[str, dict]], title: Doc, confid
 def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None,
                   min_confidence: float = 0.0,
                   relation_values: RelationConfidence | None = None,
-                  title_types: Iterable[str] = ENTITY_TYPES) -> dict[str, Any]:
+                  title_types: Iterable[str] = ENTITY_TYPES,
+                  extractor: dict[str, str] | None = None) -> dict[str, Any]:
     """The record of one abstract: entities per type, then relations, then provenance.
 
     One entity per thing named: mentions of the same gazetteer entry, or of the
@@ -132,7 +134,7 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
         "entities": entities,
         "relations": relations,
         "sentences": _sentence_offsets(doc),
-        "extractor": dict(EXTRACTOR),
+        "extractor": dict(extractor or EXTRACTOR),
     }
     return keep_confident(record, min_confidence)
 
@@ -143,16 +145,24 @@ class Extractor:
     `min_confidence` are left out of the records."""
 
     def __init__(self, gazetteers: Iterable[str | Path] = (), rules: Iterable[str | Path] = (),
-                 min_confidence: float = 0.0):
-        self.nlp = extraction_pipeline(gazetteers, rules)
+                 min_confidence: float = 0.0, model: str | Path | None = None, use_model: bool = True):
+        self.model = (Path(model) if model else default_model()) if use_model else None
+        self.nlp = extraction_pipeline(gazetteers, rules, self.model)
         self.confidence = entity_confidence(rules)
         self.relation_values = relation_confidence(rules)
         self.min_confidence = min_confidence
-        self.title_types = title_rules(rules).entity_types
+        if self.model is None:
+            self.title_types = title_rules(rules).entity_types
+            self.extractor = dict(EXTRACTOR)
+        else:
+            meta = read_meta(self.model)
+            self.title_types = frozenset(meta["title_types"])
+            self.extractor = {"name": "kg-learned", "version": __version__,
+                              "model": meta["trained_on"]["sha256"][:12]}
 
     @classmethod
     def from_options(cls, options: ExtractOptions) -> "Extractor":
-        return cls(options.gazetteers, options.rules, options.min_confidence)
+        return cls(options.gazetteers, options.rules, options.min_confidence, options.model, options.use_model)
 
     def doc(self, abstract: Abstract, title_doc: Doc | None = None) -> Doc:
         """The abstract's Doc before the components run: its tokens, its
@@ -185,7 +195,7 @@ class Extractor:
     def record(self, abstract: Abstract) -> dict[str, Any]:
         doc = self.nlp(self.doc(abstract, self.title_docs([abstract])[0]))
         record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values,
-                               self.title_types)
+                               self.title_types, self.extractor)
         _release(doc)
         return record
 
@@ -204,7 +214,7 @@ class Extractor:
         titles = self.title_docs(batch)
         for ab, doc in zip(batch, self.nlp.pipe(self.doc(ab, t) for ab, t in zip(batch, titles))):
             record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values,
-                                   self.title_types)
+                                   self.title_types, self.extractor)
             _release(doc)
             yield ab, record
 

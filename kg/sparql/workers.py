@@ -28,7 +28,9 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from kg.sparql.follow import FollowedStore
-from kg.sparql.prefixes import PREFIXES  # queries need no PREFIX lines for kg's prefixes
+from kg.sparql.prefixes import (
+    PREFIXES,  # queries need no PREFIX lines for kg's prefixes
+)
 from kg.sparql.ready import ready_question, store_spellings
 from kg.sparql.results import NotAcceptable, serialize
 from kg.sparql.syntax import describe
