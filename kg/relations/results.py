@@ -26,6 +26,7 @@ from typing import Sequence
 from kg import rules
 from kg.relations.cues import list_join
 from kg.relations.numbers import Quantity
+from kg.relations.role_rules import RoleRules, role_rules
 from kg.relations.sentence import Mention, Sentence, open_bracket, run_of
 from kg.rules import any_of
 
@@ -65,6 +66,9 @@ class ResultRules:
     metric_then_value: re.Pattern  # fullmatch between a metric and its number: " score of about "
     value_then_metric: re.Pattern  # fullmatch between a number and its metric: " points higher in "
     unit_metrics: dict  # unit -> pattern a metric's name must hold to be stated in it
+    applied_link: re.Pattern  # ends where a method begins: "with a pruned ", "on "
+    baseline_score_cue: re.Pattern  # a cue of baseline_score anywhere: "compared to the Swin model (83.3%)"
+    roles: RoleRules  # the rule family "number_roles", read with the same files
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
@@ -128,6 +132,9 @@ def result_rules(extra: tuple[str, ...]) -> ResultRules:
         value_then_metric=re.compile(
             rf"\s*(?:{any_of(data['value_metric_words'], longest_first=True)}\s+){{0,3}}(?:{any_of(data['value_metric_links'], longest_first=True)}\s+)?"
             rf"(?:{any_of(data['value_metric_skipped'], longest_first=True)}\s+)?", re.I),
+        applied_link=re.compile(rf"\b{any_of(data['applied_links'], longest_first=True)}\s+(?:[^\s\d,;:()]+\s+){{0,2}}?$", re.I),
+        baseline_score_cue=re.compile(rf"\b{any_of(data['baseline_score_before'], longest_first=True)}(?!\w)", re.I),
+        roles=role_rules(extra),
         unit_metrics={unit: re.compile(rf"\b{any_of(words, longest_first=True)}(?!\w)", re.I) for unit, words in data['unit_metrics'].items()},
         pieces={k: (dict(v) if isinstance(v, dict) else list(v)) for k, v in data.items()},
     )
