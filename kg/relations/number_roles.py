@@ -125,9 +125,12 @@ def _metric_within(s: Sentence, start: int, end: int) -> bool:
 def _listed_role(s: Sentence, q: Quantity) -> Role | None:
     """A number listed after another in the same unit with no word of its own
     takes its role where that is a change or a setting: "drops of 0.6% and
-    1.2%", "with noise rates of 10% and 30%"."""
+    1.2%", "with noise rates of 10% and 30%", "boosts AUC by 14% for A and
+    18% for B"."""
     first = run_of(s, q)[0]
-    if first is q or first.unit != q.unit or _direction(s, q) is not None:
+    if first is q or first.unit != q.unit:
+        first = previous_in_list(s, q)  # "by 14% for A and 18% for B"
+    if first is None or first is q or first.unit != q.unit or _direction(s, q) is not None:
         return None
     role = number_role(s, first).role
     return role if role in (Role.GAIN, Role.REDUCTION, Role.DROP, Role.SETTING) else None

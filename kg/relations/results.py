@@ -122,7 +122,7 @@ def result_rules(extra: tuple[str, ...]) -> ResultRules:
         dataset_before=re.compile(rf"\b{any_of(data['dataset_before_links'], longest_first=True)}\s+(?:the\s+)?$", re.I),
         name_list_join=re.compile(rf"{list_join(rules.load('entity_patterns', extra)['list_separators'])}(?:the\s+)?", re.I),
         # "85.3% on A and 62.1% on B": the words before each number's dataset are dataset_before's.
-        next_in_list=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{any_of(data['dataset_before_links'], longest_first=True)}\s+(?:the\s+)?"
+        next_in_list=re.compile(rf"\s*(?:(?!\d)[^\s,;:()]+\s+){{0,3}}?{any_of(data['dataset_before_links'], longest_first=True)}\s+(?:the\s+)?"
                                 r"[^,;:()]{1,40}?(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I),
         # "WER of 22.3%", "an FID score of 2.35", "NDCG@10 (nDCG) of 0.72".
         metric_then_value=re.compile(
