@@ -196,8 +196,9 @@ NOT_SCORES = [
     ("FooNet outperforms BarNet on QuillBench in 5-fold cross-validation with 4-bit weights.", "5 4"),
     ("FooNet reaches the target 0.5% error within a budget of 20% on QuillBench.", "0.5 20"),
     ("FooNet outperforms BarNet on 12 datasets and keeps 95% of the original accuracy.", "12 95"),
+    ("FooNet matches BarNet on QuillBench with 41.5% of the number of weights and 38.5% FLOPs.", "41.5 38.5"),
 ]
-QUILL_ENTS = {**ENTS, "top-5 accuracy": "Metric", "noise rates": "Metric"}
+QUILL_ENTS = {**ENTS, "top-5 accuracy": "Metric", "noise rates": "Metric", "FLOPs": "Metric"}
 
 
 @pytest.mark.parametrize("text, values", NOT_SCORES)

@@ -208,6 +208,25 @@ def test_without_a_proposal_two_methods_leave_the_result_unowned(nlp):
     assert scores(doc) == set()
 
 
+@pytest.mark.parametrize("piece", PIECES["applied_links"])
+def test_each_applied_link_gives_the_one_method_applied_its_result(nlp, piece):
+    ents = {"FooNet-L3": "Method", "accuracy": "Metric", "ImageNet": "Dataset"}
+    text = "We study pruning. We reach 78.4% accuracy on ImageNet {} a pruned FooNet-L3."
+    assert scores(annotate(nlp, text.format(example(piece)), ents)) == {("FooNet-L3", "accuracy", "78.4", "ImageNet")}
+    assert scores(annotate(nlp, text.format("zzz"), ents)) == set()
+
+
+@pytest.mark.parametrize("text, ents", [
+    # compared with, not applied
+    ("We reach 78.4% accuracy on ImageNet, outperforming the BarNet baseline.", {"BarNet": "Method"}),
+    # a name in lower case: what is measured, not what is applied
+    ("We reach 78.4% accuracy on ImageNet with a log loss of 0.3.", {"log loss": "Method"}),
+])
+def test_without_a_proposal_a_method_compared_or_not_written_as_a_name_has_no_result(nlp, text, ents):
+    doc = annotate(nlp, "We study pruning. " + text, {**ents, "accuracy": "Metric", "ImageNet": "Dataset"})
+    assert scores(doc) == set()
+
+
 def test_a_result_on_a_dataset_of_an_earlier_sentence_is_an_evaluation_on_it(nlp):
     doc = annotate(nlp, INTRO + "Experiments on the Zeta-500 benchmark are reported. FooGAN reaches an FID of 7.9.",
                    {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))
@@ -257,7 +276,7 @@ def test_a_score_for_another_method_after_a_comparison_is_that_methods(nlp):
 
 
 @pytest.mark.parametrize("tail", ["of the original performance", "of its full-precision accuracy",
-                                  "of the teacher's score"])
+                                  "of the teacher's score", "of the number of weights"])
 def test_a_share_of_another_figure_is_no_score(nlp, tail):
     doc = annotate(nlp, INTRO + f"With pruning, FooGAN keeps an accuracy of up to 75% {tail} on ImageNet.",
                    {**ENTS, "accuracy": "Metric"}, ("FooGAN",))

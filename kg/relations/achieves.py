@@ -53,7 +53,8 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
         if metric is None:
             metric = _metric_of_run(s, q)  # "accuracies of 80.1% and 82.3%": the run's first number's metric
         if metric is None and role.role is Role.OTHER:
-            metric = _possessive_list_metric(s, q)  # "BarNet's 70% and BazNet's 50% accuracy"
+            # "BarNet's 70% and BazNet's 50% accuracy"; "an accuracy (83.2%) close to BarNet (83.3%)"
+            metric = _possessive_list_metric(s, q) or _compared_metric(s, q)
         if metric is None and not s.of("Metric"):
             metric = plain_score(s, q)  # "a best-yet score of 71.84 on FooBench"
         if metric is None and q.from_value is not None:
@@ -114,6 +115,13 @@ def _possessive_list_metric(s: Sentence, q: Quantity) -> str | None:
             return metric
         q = o
     return None
+
+
+def _compared_metric(s: Sentence, q: Quantity) -> str | None:
+    """The metric of the score before another method's number in the same
+    unit, the two being compared: "an accuracy (83.2%) on par with BarNet (83.3%)"."""
+    before = [o for o in s.quantities if o.end <= q.start and o.unit == q.unit and number_role(s, o).role is Role.SCORE]
+    return metric_near(s, before[-1], number_run_end(s, before[-1])) if before else None
 
 
 def _sole_method(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:

@@ -47,8 +47,10 @@ from kg.relations.sentence import Sentence, doc_mentions, sentence_view
 from kg.relations.subjects import written_proposal
 from kg.relations.title_scores import title_scores
 
-if not Doc.has_extension("kg_relations"):
-    Doc.set_extension("kg_relations", default=None)
+# The title and its name (kg.proposals.titles) are read here too; a pipeline without that component has none.
+for _name in ("kg_relations", "title", "title_name"):
+    if not Doc.has_extension(_name):
+        Doc.set_extension(_name, default=None)
 
 
 @Language.factory("kg_relations", default_config={"min_confidence": 0.0, "rules": []})

@@ -92,7 +92,7 @@ def is_setting(s: Sentence, q: Quantity) -> bool:
         return True
     if _gain_by_itself(s, q):
         return False  # "by 2% of accuracy", "a noise improvement of 3 dB": a margin
-    if share_of(s, q):
+    if share_of(s, q) or _listed_after_share(s, q):
         return True
     before = s.text[max(start_of_clause(s, q.start), q.start - 80):q.start]
     if rr.setting_before.search(before):
@@ -101,6 +101,18 @@ def is_setting(s: Sentence, q: Quantity) -> bool:
     if after and rr.setting_opener.search(before) and not _metric_within(s, q.end, after.start("word")):
         return True
     return any(m.end <= q.start and rr.setting_link.fullmatch(s.text, m.end, q.start) for m in s.of("Metric"))
+
+
+_SHARE_LIST = re.compile(r"(?:\s+[^\s\d,;:()]+){0,3}?\s*,?\s*(?:and|or)?\s*")
+
+
+def _listed_after_share(s: Sentence, q: Quantity) -> bool:
+    """ "43% of the number of parameters and 42% FLOPs": listed after a share, a share too."""
+    before = [o for o in s.quantities if o.end <= q.start]
+    if not before or before[-1].unit != "%" or q.unit != "%":
+        return False
+    share = rules_of(s).share_of.match(s.text, before[-1].end)
+    return share is not None and bool(_SHARE_LIST.fullmatch(s.text, share.end(), q.start))
 
 
 def _unit_end(s: Sentence, q: Quantity) -> int:
@@ -300,8 +312,10 @@ def _method_after(s: Sentence, pattern: re.Pattern, pos: int) -> Mention | None:
 
 
 def _bracket_after_compared(s: Sentence, q: Quantity) -> Mention | None:
-    """ "compared to the Swin Transformer (83.3%)": a number alone in brackets
-    right after a method that a cue of another method's score leads to."""
+    """ "compared to the Swin Transformer (83.3%)", "comparable to BarNet (45.2
+    mIoU)": a number alone in brackets right after a method that a cue of
+    another method's score (results baseline_score_before) or a yardstick
+    (results yardsticks) leads to."""
     opened = open_bracket(s, q.start)
     if opened is None or s.text[opened + 1:q.start].strip():
         return None
@@ -309,8 +323,8 @@ def _bracket_after_compared(s: Sentence, q: Quantity) -> Mention | None:
     if m is None or _own(s, m):
         return None
     clause = s.text[max(start_of_clause(s, m.start), m.start - 90):m.start]
-    cue = rules_of(s).baseline_score_cue.search(clause)
-    return m if cue else None
+    r = rules_of(s)
+    return m if r.baseline_score_cue.search(clause) or r.yardstick.search(clause) else None
 
 
 def _owner_after(s: Sentence, q: Quantity) -> tuple[bool, str | None]:
