@@ -94,6 +94,17 @@ def test_two_earlier_datasets_leave_the_result_without_one(nlp):
     assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
 
 
+def test_another_dataset_named_after_the_results_leaves_a_later_result_without_one(nlp):
+    """The setting carried from a sentence of results ends where another dataset is named."""
+    ents = {**ENTS, "Zeta-500": "Dataset", "Eta-20": "Dataset"}
+    doc = annotate(nlp, INTRO + "Experiments on Zeta-500 are reported. We then turn to Eta-20 images. "
+                   "FooGAN reaches an FID of 7.9.", ents, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", None)}
+    doc = annotate(nlp, INTRO + "Experiments on Zeta-500 are reported. We then turn to Zeta-500 images. "
+                   "FooGAN reaches an FID of 7.9.", ents, ("FooGAN",))
+    assert scores(doc) == {("FooGAN", "FID", "7.9", "Zeta-500")}
+
+
 def test_training_data_named_before_is_not_where_results_were_measured(nlp):
     doc = annotate(nlp, INTRO + "FooGAN is pre-trained on Zeta-500. FooGAN reaches an FID of 7.9.",
                    {**ENTS, "Zeta-500": "Dataset"}, ("FooGAN",))

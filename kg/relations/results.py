@@ -383,10 +383,14 @@ def result_setting(s: Sentence, datasets: Sequence[Mention], previous: str | Non
     """The dataset a later result without one of its own was measured on,
     after sentence `s` (`datasets`: its datasets that are not training
     data): its one dataset when it reports results, none when it names
-    several, else what held before."""
+    several or another dataset without reporting results on it (the
+    setting is no longer plain: "... using CIFAR-10" after results on
+    MNIST), else what held before."""
     names = {d.name for d in datasets}
     if not names:
         return previous
     if len(names) > 1:
         return None
-    return datasets[0].name if rules_of(s).result_opener.search(s.text) else previous
+    if rules_of(s).result_opener.search(s.text):
+        return datasets[0].name
+    return previous if previous == datasets[0].name else None
