@@ -91,7 +91,7 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
 
 
 def _credit(s: Sentence, q: Quantity, owner: str, metric: str, nexts: dict[int, int], found: FoundRelations) -> None:
-    """Another method's score, named in the sentence ("DQN's 50% accuracy"),
+    """Another method's score, named in the sentence ("BarNet's 50% accuracy"),
     as that method's achieves."""
     dataset = dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
     rel = {"s": owner, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
@@ -129,9 +129,9 @@ def _sole_method(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tupl
     of a number (or dataset) at `pos` is what the result is of: "we reach
     78.4% accuracy on ImageNet with a pruned FooNet-L3" (the authors
     apply it). It must be written as a name, after a word of results
-    `applied_links` ("with a pruned FooNet-L3", "on ResNet-50"), and no
+    `applied_links` ("with a pruned FooNet-L3", "on BarNet-50"), and no
     comparison may stand between it and the number: "outperforming the
-    BarNet baseline", "a log loss of 1.47", "on a Pixel2 phone" name what is
+    BarNet baseline", "a log loss of 1.47", "on a Quill2 phone" name what is
     compared, measured or run on."""
     if s.main is not None:
         return None, 0.0

@@ -276,7 +276,7 @@ _THE = re.compile(r"\bthe\s+$", re.I)
 
 def _other_score(s: Sentence, q: Quantity) -> tuple[bool, str | None]:
     """Whether `q` is another method's score, and that method where the
-    sentence names it: "DQN's 50% accuracy", "BarNet's accuracy is 80%",
+    sentence names it: "BazNet's 50% accuracy", "BarNet's accuracy is 80%",
     "compared to 80.1% for BarNet", "compared to BarNet (80.1%)", "the 82%
     precision of human graders". The paper's own method named so keeps it."""
     for m in s.of("Method"):
@@ -295,7 +295,7 @@ def _other_score(s: Sentence, q: Quantity) -> tuple[bool, str | None]:
 
 
 def _possessive(s: Sentence, m: Mention, q: Quantity) -> bool:
-    """ "DQN's 50%", "DQN's top-1 accuracy of 50%": the number belongs to the method before "'s"."""
+    """ "BarNet's 50%", "BarNet's top-1 accuracy of 50%": the number belongs to the method before "'s"."""
     between = s.text[m.end:q.start]
     r = rules_of(s)
     return bool(_POSSESSIVE.match(between)) and (
@@ -312,7 +312,7 @@ def _method_after(s: Sentence, pattern: re.Pattern, pos: int) -> Mention | None:
 
 
 def _bracket_after_compared(s: Sentence, q: Quantity) -> Mention | None:
-    """ "compared to the Swin Transformer (83.3%)", "comparable to BarNet (45.2
+    """ "compared to the QuillFormer model (83.3%)", "comparable to BarNet (45.2
     mIoU)": a number alone in brackets right after a method that a cue of
     another method's score (results baseline_score_before) or a yardstick
     (results yardsticks) leads to."""

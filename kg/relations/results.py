@@ -67,7 +67,7 @@ class ResultRules:
     value_then_metric: re.Pattern  # fullmatch between a number and its metric: " points higher in "
     unit_metrics: dict  # unit -> pattern a metric's name must hold to be stated in it
     applied_link: re.Pattern  # ends where a method begins: "with a pruned ", "on "
-    baseline_score_cue: re.Pattern  # a cue of baseline_score anywhere: "compared to the Swin model (83.3%)"
+    baseline_score_cue: re.Pattern  # a cue of baseline_score anywhere: "compared to the QuillFormer model (83.3%)"
     roles: RoleRules  # the rule family "number_roles", read with the same files
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
