@@ -31,7 +31,13 @@ relations, per predicate
 - among gold relations that were found (so not in P and R): missing value
   (the gold relation has a number, the prediction none), wrong value
   (another number), missing dataset (the gold relation names a dataset,
-  the prediction none), wrong dataset (another one).
+  the prediction none), wrong dataset (another one);
+- among predictions with a number (achieves, improvesOver), whether found
+  or not: wrong role, a number the gold gives another role and not the
+  predicted one: a margin read as a score or a score as a margin (the gold
+  has it in the other relation), or another method's score read as the
+  subject's (the gold has it for another subject only, and scores of the
+  subject's own elsewhere: else the subject is what is wrong).
 """
 
 from __future__ import annotations
@@ -52,9 +58,9 @@ from kg.eval import (
 ENTITY_KINDS = ("missed", "spurious", "wrong_boundary", "wrong_type")
 PROPOSED_KINDS = ("missed", "spurious", "not_marked", "marked_wrongly")
 RELATION_KINDS = ("missed", "spurious", "wrong_subject", "wrong_object", "missing_value", "wrong_value",
-                  "missing_dataset", "wrong_dataset")
+                  "missing_dataset", "wrong_dataset", "wrong_role")
 _VALUED = ("improvesOver", "achieves")
-_QUALIFIERS = ("missing_value", "wrong_value", "missing_dataset", "wrong_dataset")
+_QUALIFIERS = ("missing_value", "wrong_value", "missing_dataset", "wrong_dataset", "wrong_role")
 
 # Words that do not make two names overlap on their own.
 _LINKING = frozenset(("a", "an", "the", "of", "for", "and", "or", "in", "on", "with", "to", "by", "via", "at",
@@ -116,7 +122,8 @@ class ErrorKinds:
                 out.append(f"  {name:<14}" + "".join(f"{c:>{w}}" for c, w in zip(cells, widths)))
             return out
 
-        out = ["errors by kind (each false hit and each miss once; value and dataset: of the relations found)"]
+        out = ["errors by kind (each false hit and each miss once; value and dataset: of the relations found; "
+               "role: of the predictions with a number)"]
         out += table("entities", ENTITY_KINDS, self.entities)
         out += table("methods", PROPOSED_KINDS, {"proposed": self.proposed})
         out += table("relations", RELATION_KINDS, self.relations)
@@ -295,6 +302,26 @@ def _relation_kinds(pid: str, gold: dict, pred: dict, out: ErrorKinds) -> None:
                     out.add(kinds, "wrong_dataset", Example(pid, relation_text(gr), relation_text(best)))
 
 
+def _role_kinds(pid: str, gold: dict, pred: dict, out: ErrorKinds) -> None:
+    """Numbers given the wrong role (see the module docstring): each
+    prediction with a number once, with the gold relation that holds it."""
+    gres, pres = _Resolver(gold), _Resolver(pred)
+    valued = [r for r in gold.get("relations") or [] if isinstance(r, dict) and r.get("p") in _VALUED and r.get("value")]
+    for pr in pred.get("relations") or []:
+        if not isinstance(pr, dict) or pr.get("p") not in _VALUED or not pr.get("value"):
+            continue
+        holding = [gr for gr in valued if _same_value(gr["value"], pr["value"])]
+        mine = [gr for gr in holding if gr["p"] == pr["p"] and entities_match(gres(gr.get("s")), pres(pr.get("s")))]
+        if not holding or mine:
+            continue
+        other = next((gr for gr in holding if gr["p"] != pr["p"]), None)
+        scorer = any(gr["p"] == "achieves" and entities_match(gres(gr.get("s")), pres(pr.get("s"))) for gr in valued)
+        if other is None and pr["p"] == "achieves" and scorer:
+            other = holding[0]  # another method's score given to one with scores of its own
+        if other is not None:
+            out.add(out.relations[pr["p"]], "wrong_role", Example(pid, relation_text(other), relation_text(pr)))
+
+
 def error_kinds(gold: Iterable[dict], pred: Iterable[dict], examples: int = 3) -> ErrorKinds:
     """The kinds of error of `pred` against `gold`, papers paired by id as
     kg.eval.evaluate pairs them; up to `examples` examples per kind."""
@@ -306,5 +333,6 @@ def error_kinds(gold: Iterable[dict], pred: Iterable[dict], examples: int = 3) -
         _entity_kinds(str(pid), rec, mine, out)
         _proposed_kinds(str(pid), rec, mine, out)
         _relation_kinds(str(pid), rec, mine, out)
+        _role_kinds(str(pid), rec, mine, out)
     return out
 

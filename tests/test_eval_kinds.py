@@ -154,3 +154,42 @@ def test_cli_json_has_the_kinds(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["error_kinds"]["proposed"]["not_marked"]["examples"] == [
         {"paper": "p1", "gold": "BarNet", "predicted": "BarNet"}]
+
+
+ROLE_GOLD = [rec("r1", Method=[{"name": "FooNet", "proposed": True}, {"name": "BarNet"}], Metric=[{"name": "accuracy"}],
+                 relations=[{"s": "FooNet", "p": "improvesOver", "o": "BarNet", "value": "2.1"},
+                            {"s": "FooNet", "p": "achieves", "metric": "accuracy", "value": "91.2"},
+                            {"s": "BarNet", "p": "achieves", "metric": "accuracy", "value": "88.0"}])]
+ROLE_PRED = [rec("r1", Method=[{"name": "FooNet", "proposed": True}, {"name": "BarNet"}], Metric=[{"name": "accuracy"}],
+                 relations=[{"s": "FooNet", "p": "achieves", "metric": "accuracy", "value": "2.1"},  # a margin as a score
+                            {"s": "FooNet", "p": "improvesOver", "o": "BarNet", "value": "91.2"},  # a score as a margin
+                            {"s": "FooNet", "p": "achieves", "metric": "accuracy", "value": "88.0"},  # BarNet's as FooNet's
+                            {"s": "FooNet", "p": "achieves", "metric": "accuracy", "value": "91.2"},  # right
+                            {"s": "FooNet", "p": "achieves", "metric": "accuracy", "value": "0.6"}])]  # no gold holds it
+
+
+def test_numbers_given_the_wrong_role_are_a_kind_of_their_own():
+    k = error_kinds(ROLE_GOLD, ROLE_PRED)
+    assert k.relations["achieves"]["wrong_role"].count == 2
+    assert k.relations["improvesOver"]["wrong_role"].count == 1
+    assert [(e.gold, e.predicted) for e in k.relations["achieves"]["wrong_role"].examples] == [
+        ("FooNet improvesOver BarNet (2.1)", "FooNet achieves (accuracy 2.1)"),
+        ("BarNet achieves (accuracy 88.0)", "FooNet achieves (accuracy 88.0)")]
+    ex = k.relations["improvesOver"]["wrong_role"].examples[0]
+    assert (ex.gold, ex.predicted) == ("FooNet achieves (accuracy 91.2)", "FooNet improvesOver BarNet (91.2)")
+    assert k.relations["evaluatedOn"]["wrong_role"].count == 0
+
+
+def test_cli_prints_the_role_column_with_examples(tmp_path, capsys):
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold.write_text("".join(json.dumps(r) + "\n" for r in ROLE_GOLD), encoding="utf-8")
+    pred.write_text("".join(json.dumps(r) + "\n" for r in ROLE_PRED), encoding="utf-8")
+    assert main(["eval", str(gold), str(pred), "--kinds"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("relations") and "missed" in line)
+    header = lines[at].split()
+    row = next(line.split() for line in lines[at:] if line.strip().startswith("achieves"))
+    assert header[-1] == "role" and row[-1] == "2"
+    assert "achieves, wrong role (2):" in out
+    assert "r1  gold: FooNet improvesOver BarNet (2.1)  predicted: FooNet achieves (accuracy 2.1)" in out

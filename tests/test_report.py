@@ -111,3 +111,31 @@ def test_an_empty_graph_gives_a_page_that_says_so(tmp_path):
         assert g.query("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")[0]["n"] == 0
         page = g.report(tmp_path / "report.html").read_text(encoding="utf-8")
     assert "<svg" not in page and page.count("Nothing to draw") == len(re.findall(r"<section", page)) >= 10
+
+
+def test_the_summary_counts_improvements_with_a_value_and_scores_apart():
+    """An improvesOver without a number is a fact but no improvement with a value."""
+    import pyoxigraph as ox
+
+    from kg.graph.build import record_quads
+    from kg.graph.canonical import entity_resolver
+    from kg.graph.entities import canonicalise
+    from kg.model import Abstract
+
+    text = "QuillNet beats BarNet. It beats BazNet by 2.1 points and reaches 91.5% accuracy on QuillBench."
+    record = {"id": "p1", "entities": {"Method": [{"name": "QuillNet", "proposed": True}, {"name": "BarNet"},
+                                                  {"name": "BazNet"}],
+                                       "Dataset": [{"name": "QuillBench"}], "Task": [], "Metric": [{"name": "accuracy"}]},
+              "relations": [{"s": "QuillNet", "p": "improvesOver", "o": "BarNet"},
+                            {"s": "QuillNet", "p": "improvesOver", "o": "BazNet", "value": "2.1", "unit": "points"},
+                            {"s": "QuillNet", "p": "achieves", "metric": "accuracy", "value": "91.5", "unit": "%",
+                             "dataset": "QuillBench"}]}
+    db = ox.Store()
+    resolver = entity_resolver()
+    db.extend(record_quads(Abstract("p1", text), record, resolver))
+    canonicalise(db, resolver)
+    counts = {row["kind"].value: int(row["count"].value)
+              for row in db.query(Q.SUMMARY.sparql, use_default_graph_as_union=True)}
+    assert counts["improvesOver facts"] == 2
+    assert counts["improvements with a value"] == 1
+    assert counts["scores"] == 1

@@ -7,17 +7,17 @@ from __future__ import annotations
 import re
 
 from kg.relations.found import FoundRelations
-from kg.relations.improves_over import Comparison, is_gain, owns_gain
+from kg.relations.improves_over import Comparison, owns_gain
 from kg.relations.metric_dataset import (
     dataset_near,
     metric_near,
     next_starts,
     number_run_end,
 )
+from kg.relations.number_roles import MARGINS, Role, number_role
 from kg.relations.numbers import Quantity
 from kg.relations.results import (
     averaged,
-    baseline_score,
     cost_figure,
     efficiency,
     for_method,
@@ -27,7 +27,6 @@ from kg.relations.results import (
     respective_metric,
     respective_subject,
     rules_of,
-    share_of,
 )
 from kg.relations.sentence import Sentence, run_of, start_of_clause
 from kg.relations.subjects import find_subject
@@ -39,7 +38,10 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
     c = s.cues
     nexts = next_starts(s)
     for q in s.quantities:
-        gain = is_gain(s, q)
+        role = number_role(s, q)
+        if role.role in (Role.DROP, Role.SETTING) or (role.role is Role.OTHER and role.owner is None):
+            continue  # a drop, a loss, a setting, or the score of someone unnamed: no score of anyone's
+        gain = role.role in MARGINS
         if gain and owns_gain(s, comparisons, q):
             continue  # said by how much it beats a baseline: an improvesOver value
         run_end = number_run_end(s, q)
@@ -50,6 +52,9 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
             before = previous_in_list(s, before)
         if metric is None:
             metric = _metric_of_run(s, q)  # "accuracies of 80.1% and 82.3%": the run's first number's metric
+        if metric is None and role.role is Role.OTHER:
+            # "BarNet's 70% and BazNet's 50% accuracy"; "an accuracy (83.2%) close to BarNet (83.3%)"
+            metric = _possessive_list_metric(s, q) or _compared_metric(s, q)
         if metric is None and not s.of("Metric"):
             metric = plain_score(s, q)  # "a best-yet score of 71.84 on FooBench"
         if metric is None and q.from_value is not None:
@@ -62,10 +67,9 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
         achieved = c.achieve_verb.search(s.text[:q.start], s.places)
         if q.unit is None and not re.search(r"\d\.\d|^0", q.value) and not achieved:
             continue  # a bare whole number ("3 layers") is rarely a score
-        if share_of(s, q):
-            continue  # "75% of the original performance": a share of another figure
-        if baseline_score(s, q, start_of_clause(s, q.start)):
-            continue  # "surpassing the previous best FID of 21.6": the baseline's
+        if role.role is Role.OTHER:
+            _credit(s, q, role.owner, metric, nexts, found)  # "compared to 80.1% for BarNet": BarNet's
+            continue
         excluded = [(b.start, b.end) for comp in comparisons for b in comp.baselines]
         subject, conf = find_subject(s, q.start, excluded)
         if subject is None:
@@ -86,17 +90,64 @@ def find_achievements(s: Sentence, comparisons: list[Comparison], found: FoundRe
         found.add(s, rel, conf * (0.9 if achieved else 0.75))
 
 
+def _credit(s: Sentence, q: Quantity, owner: str, metric: str, nexts: dict[int, int], found: FoundRelations) -> None:
+    """Another method's score, named in the sentence ("BarNet's 50% accuracy"),
+    as that method's achieves."""
+    dataset = dataset_near(s, q.start, q.end, nexts.get(q.start, len(s.text)))
+    rel = {"s": owner, "p": "achieves", "metric": metric, "value": q.value, "unit": q.unit, "dataset": dataset}
+    found.add(s, rel, 0.6)
+
+
+_POSSESSIVE_NEXT = re.compile(r"\s*(?:,\s*)?(?:and\s+)?")
+
+
+def _possessive_list_metric(s: Sentence, q: Quantity) -> str | None:
+    """ "compared to BarNet's 70% and BazNet's 50% accuracy": each method's
+    number of a list of possessives takes the metric named after the last."""
+    later = [o for o in s.quantities if o.start > q.start and o.unit == q.unit]
+    for o in later:
+        owner = number_role(s, o).owner
+        named = next((m for m in s.of("Method") if m.name == owner and q.end <= m.start < o.start), None)
+        if named is None or not _POSSESSIVE_NEXT.fullmatch(s.text, q.end, named.start):
+            return None
+        metric = metric_near(s, o, number_run_end(s, o))
+        if metric is not None:
+            return metric
+        q = o
+    return None
+
+
+def _compared_metric(s: Sentence, q: Quantity) -> str | None:
+    """The metric of the score before another method's number in the same
+    unit, the two being compared: "an accuracy (83.2%) on par with BarNet (83.3%)"."""
+    before = [o for o in s.quantities if o.end <= q.start and o.unit == q.unit and number_role(s, o).role is Role.SCORE]
+    return metric_near(s, before[-1], number_run_end(s, before[-1])) if before else None
+
+
 def _sole_method(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:
     """In a paper that proposes nothing, the one method named in the clause
     of a number (or dataset) at `pos` is what the result is of: "we reach
     78.4% accuracy on ImageNet with a pruned FooNet-L3" (the authors
-    apply it)."""
+    apply it). It must be written as a name, after a word of results
+    `applied_links` ("with a pruned FooNet-L3", "on BarNet-50"), and no
+    comparison may stand between it and the number: "outperforming the
+    BarNet baseline", "a log loss of 1.47", "on a Quill2 phone" name what is
+    compared, measured or run on."""
     if s.main is not None:
         return None, 0.0
     clause = start_of_clause(s, pos)
     names = {m.name for m in s.of("Method") if all(m.end <= a or m.start >= b for a, b in excluded)
              and start_of_clause(s, m.start) == clause}
-    return (names.pop(), 0.55) if len(names) == 1 else (None, 0.0)
+    if len(names) != 1:
+        return None, 0.0
+    m = next(m for m in s.of("Method") if m.name in names and start_of_clause(s, m.start) == clause)
+    written = s.text[m.start:m.end]
+    if written.islower() or not rules_of(s).applied_link.search(s.text, max(0, m.start - 40), m.start):
+        return None, 0.0
+    between = s.text[min(m.end, pos):max(m.start, pos)]
+    if s.cues.improve_verb.search(between, s.places, min(m.end, pos)) or s.cues.compared_to.search(between, s.places, min(m.end, pos)):
+        return None, 0.0
+    return m.name, 0.55
 
 
 def _metric_of_run(s: Sentence, q: Quantity) -> str | None:

@@ -45,9 +45,12 @@ from kg.relations.numbers import number_reader
 from kg.relations.results import result_rules, result_setting
 from kg.relations.sentence import Sentence, doc_mentions, sentence_view
 from kg.relations.subjects import written_proposal
+from kg.relations.title_scores import title_scores
 
-if not Doc.has_extension("kg_relations"):
-    Doc.set_extension("kg_relations", default=None)
+# The title and its name (kg.proposals.titles) are read here too; a pipeline without that component has none.
+for _name in ("kg_relations", "title", "title_name"):
+    if not Doc.has_extension(_name):
+        Doc.set_extension(_name, default=None)
 
 
 @Language.factory("kg_relations", default_config={"min_confidence": 0.0, "rules": []})
@@ -113,6 +116,7 @@ class RelationFinder:
             named_before = any(m.proposed and m.label == "Method" for m in s.mentions) \
                 or written_proposal(s, s.text) is not None
         place_gains(unplaced, found)  # after every sentence: the baseline may be named later
+        title_scores(doc._.title, ents, text, main, c, self.numbers, found)
         evaluations_of_results(found)
         doc._.kg_relations = [r for r in found.items() if r["confidence"] >= self.min_confidence]
         return doc

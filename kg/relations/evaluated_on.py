@@ -126,8 +126,10 @@ def evaluations_of_results(found: FoundRelations) -> None:
         if rel["p"] in ("achieves", "improvesOver") and rel.get("dataset") and rel.get("value"):
             key = (rel["s"], "evaluatedOn", rel["dataset"], None, None, None)
             if key not in found.by_key:
-                found.by_key[key] = {"s": rel["s"], "p": "evaluatedOn", "o": rel["dataset"],
-                                     "span": rel["span"], "confidence": rel["confidence"]}
+                evaluation = {"s": rel["s"], "p": "evaluatedOn", "o": rel["dataset"], "span": rel.get("span"),
+                              "confidence": rel["confidence"]}
+                # a score of the title has no sentence (kg.relations.title_scores)
+                found.by_key[key] = {k: v for k, v in evaluation.items() if v is not None}
 
 
 def _subject_after(s: Sentence, pos: int, excluded: list[tuple[int, int]]) -> tuple[str | None, float]:

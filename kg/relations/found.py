@@ -25,6 +25,13 @@ class FoundRelations:
         rel["confidence"] = round(confidence, 2)
         self.by_key[key] = rel
 
+    def add_unplaced(self, rel: dict, confidence: float) -> None:
+        """A relation read outside the abstract's sentences (the title): no span."""
+        rel = {k: v for k, v in rel.items() if v is not None}
+        key = tuple(rel.get(k) for k in ("s", "p", "o", "metric", "value", "dataset"))
+        if key not in self.by_key:
+            self.by_key[key] = {**rel, "confidence": round(confidence, 2)}
+
     def items(self) -> list[dict]:
         rels = list(self.by_key.values())
         # A comparison stated once with a number and once without is one relation.

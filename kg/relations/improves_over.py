@@ -1,8 +1,9 @@
 """The rules of improvesOver: the comparisons a sentence makes (a cue with
 its subject and the baselines it beats), the margins it states and which
 baseline each is over, and margins said without a baseline, placed once the
-whole abstract is read. `is_gain` and `owns_gain` also tell the achieves
-rules which numbers are margins rather than scores."""
+whole abstract is read. Which numbers are margins is decided by
+kg/relations/number_roles.py; `owns_gain` tells the achieves rules which of
+them a comparison of the sentence takes."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from kg.relations.metric_dataset import (
     next_starts,
     number_run_end,
 )
+from kg.relations.number_roles import MARGINS, Role, is_gain, number_role
 from kg.relations.numbers import Quantity, number_reader
 from kg.relations.results import previous_in_list, rules_of, score_list, unit_fits
 from kg.relations.sentence import Sentence, open_bracket, run_of
@@ -292,43 +294,6 @@ def _coordinated(s: Sentence, end: int, subject: str) -> list[Baseline]:
         end = nxt.end
 
 
-def is_gain(s: Sentence, q: Quantity) -> bool:
-    """A number that says by how much, rather than a score reached; the
-    numbers listed with one are too ("improvements of 0.4% and 0.7%")."""
-    if _gain_by_itself(s, q):
-        return True
-    if q not in s.quantities:
-        return False
-    run = run_of(s, q)
-    listed = run if len(run) > 1 else score_list(s, q)
-    if any(o is not q and o.from_value is None and _gain_by_itself(s, o) for o in listed):
-        return True
-    # "by 2.1% on A and 1.5% on B": the margin's list goes on with each number's own dataset.
-    before = previous_in_list(s, q)
-    while before is not None:
-        if before.from_value is None and _gain_by_itself(s, before):
-            return True
-        before = previous_in_list(s, before)
-    return False
-
-
-def _gain_by_itself(s: Sentence, q: Quantity) -> bool:
-    c = s.cues
-    if q.from_value is not None:
-        return False
-    if q.unit == "x" or q.signed or q.gain:
-        return True
-    window = max(0, q.start - 70)
-    after = s.text[q.end:q.end + 40]
-    if c.gain_before.search(s.text[window:q.start], s.places, window) or c.gain_after.match(after):
-        return True
-    if c.margin_over.pattern.match(s.text, q.start):
-        return True  # "1.2 F1 points over X": a number written before its baseline
-    # "a 9.6% word error rate reduction": the gain word after the metric's name.
-    metric = next((m for m in s.of("Metric") if m.start >= q.end and not s.text[q.end:m.start].strip()), None)
-    return bool(metric and c.gain_after.match(s.text[metric.end:metric.end + 40]))
-
-
 def find_improvements(s: Sentence, comparisons: list[Comparison], found: FoundRelations) -> None:
     if not comparisons:
         return
@@ -371,8 +336,8 @@ def unplaced_gains(s: Sentence, found: FoundRelations) -> list[tuple[Sentence, d
     achieved = {(r["s"], r["value"]) for r in found.by_key.values() if r["p"] == "achieves"}
     nexts = None
     for q in s.quantities:
-        if not is_gain(s, q):
-            continue
+        if number_role(s, q).role not in MARGINS:
+            continue  # a drop, a setting or a score is no margin over the baseline
         subject, _ = find_subject(s, q.start)
         if subject is None or (subject, q.value) in achieved:
             continue
@@ -412,10 +377,18 @@ def _gains(s: Sentence) -> list[Quantity]:
     if not clear:
         # "improves X's results (e.g., 24.5% on A and 11.3% on B)": examples of the gain said before them
         clear = [q for q in s.quantities if q.from_value is None and _in_examples(s, q) and not _score_context(s, q)]
+    # A drop, a setting or another method's score is no margin, whatever stands around it.
+    clear = [q for q in clear if number_role(s, q).role not in _NO_MARGIN]
     units = {q.unit for q in clear if q.unit}
-    more = [q for q in s.quantities if q not in clear and q.unit in units and q.from_value is None
-            and not _in_brackets(s, q) and not _score_context(s, q)]
+    # Listed after a margin ("... 2.1% on B"), not before it: "reaches 91.2% accuracy, 0.3% over X".
+    first = min((q.start for q in clear), default=len(s.text))
+    more = [q for q in s.quantities if q not in clear and q.unit in units and q.from_value is None and q.start > first
+            and not _in_brackets(s, q) and not _score_context(s, q) and not _score_context(s, run_of(s, q)[0])
+            and number_role(s, q).role not in _NO_MARGIN]
     return sorted(clear + more, key=lambda q: q.start)
+
+
+_NO_MARGIN = (Role.DROP, Role.SETTING, Role.OTHER)
 
 
 def _aside(s: Sentence, comp: Comparison) -> tuple[int, int] | None:

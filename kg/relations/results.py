@@ -26,6 +26,7 @@ from typing import Sequence
 from kg import rules
 from kg.relations.cues import list_join
 from kg.relations.numbers import Quantity
+from kg.relations.role_rules import RoleRules, role_rules
 from kg.relations.sentence import Mention, Sentence, open_bracket, run_of
 from kg.rules import any_of
 
@@ -65,6 +66,9 @@ class ResultRules:
     metric_then_value: re.Pattern  # fullmatch between a metric and its number: " score of about "
     value_then_metric: re.Pattern  # fullmatch between a number and its metric: " points higher in "
     unit_metrics: dict  # unit -> pattern a metric's name must hold to be stated in it
+    applied_link: re.Pattern  # ends where a method begins: "with a pruned ", "on "
+    baseline_score_cue: re.Pattern  # a cue of baseline_score anywhere: "compared to the QuillFormer model (83.3%)"
+    roles: RoleRules  # the rule family "number_roles", read with the same files
     pieces: dict  # key -> its regular-expression pieces, for tests and docs
 
 
@@ -118,7 +122,7 @@ def result_rules(extra: tuple[str, ...]) -> ResultRules:
         dataset_before=re.compile(rf"\b{any_of(data['dataset_before_links'], longest_first=True)}\s+(?:the\s+)?$", re.I),
         name_list_join=re.compile(rf"{list_join(rules.load('entity_patterns', extra)['list_separators'])}(?:the\s+)?", re.I),
         # "85.3% on A and 62.1% on B": the words before each number's dataset are dataset_before's.
-        next_in_list=re.compile(rf"\s*(?:[^\s\d,;:()]+\s+){{0,3}}?{any_of(data['dataset_before_links'], longest_first=True)}\s+(?:the\s+)?"
+        next_in_list=re.compile(rf"\s*(?:(?!\d)[^\s,;:()]+\s+){{0,3}}?{any_of(data['dataset_before_links'], longest_first=True)}\s+(?:the\s+)?"
                                 r"[^,;:()]{1,40}?(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:an?|the)\s+)?", re.I),
         # "WER of 22.3%", "an FID score of 2.35", "NDCG@10 (nDCG) of 0.72".
         metric_then_value=re.compile(
@@ -128,6 +132,9 @@ def result_rules(extra: tuple[str, ...]) -> ResultRules:
         value_then_metric=re.compile(
             rf"\s*(?:{any_of(data['value_metric_words'], longest_first=True)}\s+){{0,3}}(?:{any_of(data['value_metric_links'], longest_first=True)}\s+)?"
             rf"(?:{any_of(data['value_metric_skipped'], longest_first=True)}\s+)?", re.I),
+        applied_link=re.compile(rf"\b{any_of(data['applied_links'], longest_first=True)}\s+(?:[^\s\d,;:()]+\s+){{0,2}}?$", re.I),
+        baseline_score_cue=re.compile(rf"\b{any_of(data['baseline_score_before'], longest_first=True)}(?!\w)", re.I),
+        roles=role_rules(extra),
         unit_metrics={unit: re.compile(rf"\b{any_of(words, longest_first=True)}(?!\w)", re.I) for unit, words in data['unit_metrics'].items()},
         pieces={k: (dict(v) if isinstance(v, dict) else list(v)) for k, v in data.items()},
     )
@@ -376,10 +383,14 @@ def result_setting(s: Sentence, datasets: Sequence[Mention], previous: str | Non
     """The dataset a later result without one of its own was measured on,
     after sentence `s` (`datasets`: its datasets that are not training
     data): its one dataset when it reports results, none when it names
-    several, else what held before."""
+    several or another dataset without reporting results on it (the
+    setting is no longer plain: "... using CIFAR-10" after results on
+    MNIST), else what held before."""
     names = {d.name for d in datasets}
     if not names:
         return previous
     if len(names) > 1:
         return None
-    return datasets[0].name if rules_of(s).result_opener.search(s.text) else previous
+    if rules_of(s).result_opener.search(s.text):
+        return datasets[0].name
+    return previous if previous == datasets[0].name else None

@@ -61,6 +61,7 @@ class Sentence:
     result_rules: Any = None  # kg.relations.results.ResultRules with the user's rules files; None: the packaged
     numbers: NumberReader | None = None  # reads numbers with the user's units; None: the packaged
     address_cues: Any = None  # kg.relations.address_cues.AddressCues with the user's rules files; None: the packaged
+    roles: dict[int, Any] | None = None  # what each number is (kg.relations.number_roles), by where it starts
 
     def of(self, label: str) -> Sequence[Mention]:
         """The mentions of type `label`, in text order. The rules ask this many

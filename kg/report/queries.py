@@ -55,7 +55,8 @@ SELECT ?kind ?count WHERE {
   UNION
   { SELECT ("scores" AS ?kind) (COUNT(DISTINCT ?r) AS ?count) WHERE { ?r a mlkg:Score } }
   UNION
-  { SELECT ("improvements with a value" AS ?kind) (COUNT(DISTINCT ?r) AS ?count) WHERE { ?r a mlkg:Improvement } }
+  { SELECT ("improvements with a value" AS ?kind) (COUNT(DISTINCT ?r) AS ?count) WHERE {
+      ?r a mlkg:Improvement ; mls:hasValue ?value } }
 }
 """))
 
