@@ -570,24 +570,14 @@ def _train_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from kg.learned.train import train  # lazy: spaCy
+    from kg.learned.train import report_lines, train  # lazy: spaCy
 
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr))
     report = train(args.gold, args.input, args.output, TaggerSettings(epochs=args.epochs), rules=args.rules,
-                   gazetteers=args.gazetteer, say=say)
+                   gazetteers=args.gazetteer, say=say, quiet=args.quiet)
     print(f"kg train: wrote {args.output} in {report.seconds:.0f} s")
-    print(f"validation part: {report.validation} records ({report.validation_rule}); "
-          f"trained on {report.training}")
-    chosen = report.choices
-    best = report.figures["entities and proposals, all parts alike"]
-    print("entity type   part     F1 on the validation part (rules / learned / both)")
-    for etype, part in chosen["parts"].items():
-        print(f"  {etype:10}  {part:7}  " + " / ".join(f"{best[m][etype]:.3f}" for m in ("rules", "learned", "both")))
-    print(f"  {'proposed':10}  {chosen['proposed']:7}  "
-          + " / ".join(f"{best[m]['proposed']:.3f}" for m in ("rules", "learned", "both")))
-    rel = report.figures["relations, all alike, entities as chosen"]
-    for predicate, part in chosen["relations"].items():
-        print(f"  {predicate:10}  {part:7}  " + " / ".join(f"{rel[m][predicate]:.3f}" for m in ("rules", "learned", "both")))
+    for line in report_lines(report):
+        print(line)
     return 0
 
 

@@ -82,3 +82,22 @@ def _count_lines(path: Path) -> int:
             n += block.count(b"\n")
             last = block[-1:]
     return n + (last != b"\n")
+
+
+class Steps:
+    """A bar of steps of work (passes of training, rounds of scoring) that
+    may be counted from other threads; nothing is drawn when stderr is not a
+    terminal or when asked to be quiet."""
+
+    def __init__(self, total: int, desc: str, quiet: bool = False, stream: IO | None = None):
+        stream = sys.stderr if stream is None else stream
+        self.bar = (tqdm(total=total, desc=desc, unit=" steps", file=stream, dynamic_ncols=True, mininterval=0.5)
+                    if wanted(quiet, stream) else None)
+
+    def step(self, n: int = 1) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()

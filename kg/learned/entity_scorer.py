@@ -34,18 +34,21 @@ from kg.proposals.main import most_named, namings
 NONE = "none"
 
 
-@Language.factory("kg_entity_scorer", default_config={"parts": {}, "proposed": "rules"})
-def make_entity_scorer(nlp: Language, name: str, parts: dict[str, str], proposed: str) -> "EntityScorer":
+@Language.factory("kg_entity_scorer", default_config={"parts": {}, "proposed": "rules", "threshold": 0.5})
+def make_entity_scorer(nlp: Language, name: str, parts: dict[str, str], proposed: str,
+                       threshold: float) -> "EntityScorer":
     """`parts`: entity type -> "rules", "learned" or "both": the scorer judges
-    the types not left to the rules. `proposed`: "rules", "learned" or "both"."""
-    return EntityScorer(parts, proposed)
+    the types not left to the rules. `proposed`: "rules", "learned" or "both";
+    `threshold`: the least probability that makes a Method the paper's proposal."""
+    return EntityScorer(parts, proposed, threshold)
 
 
 class EntityScorer:
-    def __init__(self, parts: dict[str, str], proposed: str = "rules",
+    def __init__(self, parts: dict[str, str], proposed: str = "rules", threshold: float = 0.5,
                  types: LinearModel | None = None, proposals: LinearModel | None = None):
         self.judged = frozenset(t for t, p in parts.items() if p in ("learned", "both"))
         self.proposed_mode = proposed
+        self.threshold = threshold
         self.types = types
         self.proposals = proposals
 
@@ -65,7 +68,7 @@ class EntityScorer:
                     label = best
             proposed = None
             if self.proposals is not None and label == "Method" and self.proposed_mode != "rules":
-                proposed = self.proposals.best(proposal_features(features))[0] == "yes"
+                proposed = self.proposals.probability(proposal_features(features), "yes") >= self.threshold
             for m in group.mentions:
                 decided[(m.start, m.end)] = (label, proposed)
         kept = [_decided(e, *decided.get((e.start, e.end), (e.label, None)), self.proposed_mode)

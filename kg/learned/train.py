@@ -25,10 +25,13 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from multiprocessing import Manager
 from pathlib import Path
+from queue import Queue
 from typing import Callable, Sequence
 
 from spacy.language import Language
@@ -48,6 +51,7 @@ from kg.learned.tagger_training import blank_tagger, tagger_scores, train_tagger
 from kg.learned.training_data import Rows, collect, docs_of
 from kg.model import Abstract
 from kg.pipeline import extraction_pipeline
+from kg.progress import Steps
 from kg.version import __version__
 
 TYPES = ("Method", "Dataset", "Task", "Metric")
@@ -99,27 +103,58 @@ def gold_pairs(gold: Sequence[str | Path], inputs: Sequence[str | Path]) -> list
     return pairs
 
 
-def _tagger_bytes(pairs: list[Pair], settings: TaggerSettings, rules: tuple[str, ...]) -> bytes:
-    """A tagger trained in a worker process, as bytes (a Language does not pickle)."""
-    return train_tagger(pairs, settings, rules).to_bytes()
+def _tagger_bytes(pairs: list[Pair], settings: TaggerSettings, rules: tuple[str, ...], done: Queue) -> bytes:
+    """A tagger trained in a worker process, as bytes (a Language does not
+    pickle); each pass is counted on `done`."""
+    return train_tagger(pairs, settings, rules, on_epoch=lambda epoch, loss: done.put(1)).to_bytes()
+
+
+def _count(done: Queue, steps: Steps) -> threading.Thread:
+    """A thread that moves the bar for each pass the workers count, until None."""
+    def run() -> None:
+        while done.get() is not None:
+            steps.step()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
 
 
 def _from_bytes(data: bytes, settings: TaggerSettings, rules: tuple[str, ...]) -> Language:
     return blank_tagger(settings, rules, tags=()).from_bytes(data)
 
 
-def _learned(tagger: Language, parts: dict[str, str], proposed: str, relations: dict[str, str],
-             scorer: EntityScorer | None = None, linker: RelationLinker | None = None) -> Language:
+@dataclass(frozen=True)
+class Parts:
+    """Which part runs where: per entity type, for the proposal flag (with the
+    least probability the learned part needs) and per relation (likewise)."""
+
+    entities: dict
+    proposed: str = "rules"
+    proposed_threshold: float = 0.5
+    relations: dict = field(default_factory=lambda: {p: "rules" for p in PREDICATES})
+    relation_threshold: float = 0.5
+
+    def title_types(self) -> list[str]:
+        """A title's names join the record for the types the scorer judges; for
+        the types left to the rules, as the rules' `titles` family says (Task)."""
+        return [t for t in TYPES if self.entities[t] != "rules" or t == "Task"]
+
+
+def _learned(tagger: Language, parts: Parts, scorer: EntityScorer | None = None,
+             linker: RelationLinker | None = None) -> Language:
     """The learned pipeline: `tagger` and kg's learned components with these parts."""
     learned = tagger
     for name in ("kg_learned_candidates", "kg_entity_scorer", "kg_relation_linker"):
         if name in learned.pipe_names:
             learned.remove_pipe(name)
-    learned.add_pipe("kg_learned_candidates", config={"parts": parts})
-    s = learned.add_pipe("kg_entity_scorer", config={"parts": parts, "proposed": proposed})
+    learned.add_pipe("kg_learned_candidates", config={"parts": parts.entities})
+    s = learned.add_pipe("kg_entity_scorer", config={"parts": parts.entities, "proposed": parts.proposed,
+                                                     "threshold": parts.proposed_threshold})
     if scorer is not None:
         s.types, s.proposals = scorer.types, scorer.proposals
-    k = learned.add_pipe("kg_relation_linker", config={"parts": relations, "threshold": 0.5})
+    k = learned.add_pipe("kg_relation_linker", config={"parts": parts.relations,
+                                                       "threshold": parts.relation_threshold})
     if linker is not None:
         k.model = linker.model
     return learned
@@ -159,45 +194,49 @@ def _fit_judges(rows: Rows, c: float) -> tuple[EntityScorer, RelationLinker]:
     return scorer, linker
 
 
+# Runs on the validation part that choose the parts: 3 for the entities, 7 for
+# the proposal flag, 7 for the relations (see _choose).
+CHOICES = 17
+
+
 def _choose(tagger: Language, scorer: EntityScorer, linker: RelationLinker, validation: list[Pair],
-            rules: tuple[str, ...], gazetteers: tuple[str, ...], report: TrainReport) -> dict:
-    """Per entity type, for the proposal flag and per relation, the part that
-    scores best on the validation part: first the entities with the relations
-    left to the rules, then the relations with the entities chosen."""
+            rules: tuple[str, ...], gazetteers: tuple[str, ...], report: TrainReport, steps: Steps) -> Parts:
+    """Per entity type, for the proposal flag and per relation, the part (and
+    threshold) that scores best on the validation part: the entities first,
+    then the proposal flag with the entities chosen, then the relations."""
     gold = [record for _, record in validation]
-    rules_only = {p: "rules" for p in PREDICATES}
-    by_mode = {}
-    for mode in PARTS:
-        parts = {t: mode for t in TYPES}
-        learned = _learned(tagger, parts, mode, rules_only, scorer, linker)
-        nlp = _pipeline(learned, rules, gazetteers)
-        titles = TYPES if mode != "rules" else ("Task",)
-        by_mode[mode] = _figures(gold, _records(nlp, validation, titles))
-    parts = {t: max(PARTS, key=lambda m: by_mode[m][t]) for t in TYPES}
-    proposed = max(PARTS, key=lambda m: by_mode[m]["proposed"])
-    by_relation = {}
-    for mode in PARTS:
-        relations = {p: mode for p in PREDICATES}
-        learned = _learned(tagger, parts, proposed, relations, scorer, linker)
-        nlp = _pipeline(learned, rules, gazetteers)
-        by_relation[mode] = _figures(gold, _records(nlp, validation, _title_types(parts)))
-    relations = {p: max(PARTS, key=lambda m: by_relation[m][p]) for p in PREDICATES}
-    report.figures = {"entities and proposals, all parts alike": by_mode,
-                      "relations, all alike, entities as chosen": by_relation}
-    return {"parts": parts, "proposed": proposed, "relations": relations, "title_types": _title_types(parts)}
 
+    def figures(parts: Parts) -> dict:
+        nlp = _pipeline(_learned(tagger, parts, scorer, linker), rules, gazetteers)
+        out = _figures(gold, _records(nlp, validation, parts.title_types()))
+        steps.step()
+        return out
 
-def _title_types(parts: dict[str, str]) -> list[str]:
-    """A title's names join the record for the types the scorer judges; for the
-    types left to the rules, as the rules' `titles` family says (Task)."""
-    return [t for t in TYPES if parts[t] != "rules" or t == "Task"]
+    by_mode = {mode: figures(Parts({t: mode for t in TYPES})) for mode in PARTS}
+    chosen = Parts({t: max(PARTS, key=lambda m: by_mode[m][t]) for t in TYPES})
+    options = [("rules", 0.5)] + [(mode, t) for mode in ("learned", "both") for t in (0.3, 0.5, 0.7)]
+    by_proposed = {f"{m} {t}": figures(replace(chosen, proposed=m, proposed_threshold=t)) for m, t in options}
+    best = max(options, key=lambda o: by_proposed[f"{o[0]} {o[1]}"]["proposed"])
+    chosen = replace(chosen, proposed=best[0], proposed_threshold=best[1])
+    by_relation = {f"{m} {t}": figures(replace(chosen, relations={p: m for p in PREDICATES}, relation_threshold=t))
+                   for m, t in options}
+    relations = {p: max(options, key=lambda o: by_relation[f"{o[0]} {o[1]}"][p]) for p in PREDICATES}
+    # One threshold serves both predicates: the higher of their learned choices, else 0.5.
+    learned_choices = [relations[p] for p in PREDICATES if relations[p][0] != "rules"]
+    threshold = max(learned_choices, key=lambda o: o[1])[1] if learned_choices else 0.5
+    chosen = replace(chosen, relations={p: relations[p][0] for p in PREDICATES}, relation_threshold=threshold)
+    report.figures = {"entities, all types alike": by_mode, "proposals, entities as chosen": by_proposed,
+                      "relations, all alike, entities and proposals as chosen": by_relation}
+    return chosen
 
 
 def train(gold: Sequence[str | Path], inputs: Sequence[str | Path], out: str | Path,
           settings: TaggerSettings = TaggerSettings(), rules: Sequence[str] = (), gazetteers: Sequence[str] = (),
-          c: float = 0.3, say: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> TrainReport:
+          c: float = 0.3, say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+          quiet: bool = False) -> TrainReport:
     """Train kg's learned parts on the `gold` records of the abstracts in
-    `inputs` and write the model folder `out` (see the module doc)."""
+    `inputs` and write the model folder `out` (see the module doc); a bar on
+    stderr counts the steps unless `quiet` (or stderr is no terminal)."""
     started = time.monotonic()
     rules, gazetteers = tuple(map(str, rules)), tuple(map(str, gazetteers))
     pairs = gold_pairs(gold, inputs)
@@ -210,32 +249,39 @@ def train(gold: Sequence[str | Path], inputs: Sequence[str | Path], out: str | P
         f"({report.validation_rule})")
     halves = [[p for p in training if _half(p[0].id) == k] for k in (0, 1)]
     say(f"kg train: tagger on each half of the training part ({settings.epochs} passes each)...")
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        jobs = [pool.submit(_tagger_bytes, half, settings, rules) for half in halves]
+    steps = Steps(3 * settings.epochs + 2 + CHOICES, "kg train", quiet=quiet)
+    with ProcessPoolExecutor(max_workers=2) as pool, Manager() as manager:
+        done = manager.Queue()
+        counter = _count(done, steps)
+        jobs = [pool.submit(_tagger_bytes, half, settings, rules, done) for half in halves]
         taggers = [_from_bytes(job.result(), settings, rules) for job in jobs]
-        whole = pool.submit(_tagger_bytes, training, settings, rules)
+        whole = pool.submit(_tagger_bytes, training, settings, rules, done)
         say("kg train: tagger on the whole training part, and the judges on what each half's tagger "
             "finds in the other half...")
         rows = Rows()
         for k in (0, 1):
-            learned = _learned(taggers[k], {t: "both" for t in TYPES}, "rules", {p: "rules" for p in PREDICATES})
+            learned = _learned(taggers[k], Parts({t: "both" for t in TYPES}))
             nlp = _pipeline(learned, rules, gazetteers)
             rows.extend(collect(nlp, halves[1 - k], _after_entities(nlp)))
+            steps.step()
         scorer, linker = _fit_judges(rows, c)
         tagger = _from_bytes(whole.result(), settings, rules)
+        done.put(None)
+        counter.join()
     report.tagger = {"validation F1 (exact spans)": tagger_scores(tagger, validation)}
     say("kg train: choosing each part on the validation part...")
-    choice = _choose(tagger, scorer, linker, validation, rules, gazetteers, report)
-    report.choices = choice
-    learned = _learned(tagger, choice["parts"], choice["proposed"], choice["relations"], scorer, linker)
+    choice = _choose(tagger, scorer, linker, validation, rules, gazetteers, report, steps)
+    steps.close()
+    report.choices = asdict(choice)
+    learned = _learned(tagger, choice, scorer, linker)
     report.seconds = round(time.monotonic() - started, 1)
     _write(learned, out, {
         "kg_version": __version__,
         "trained_on": {"files": [Path(p).name for p in gold], "sha256": gold_hash(gold), "records": len(pairs),
                        "training": len(training), "validation": len(validation),
                        "validation_rule": report.validation_rule},
-        "title_types": choice["title_types"], "parts": choice["parts"], "proposed": choice["proposed"],
-        "relations": choice["relations"], "tagger": asdict(settings), "figures": report.figures,
+        "title_types": choice.title_types(), "parts": asdict(choice), "tagger": asdict(settings),
+        "figures": report.figures,
         "tagger_figures": report.tagger, "seconds": report.seconds})
     return report
 
@@ -258,3 +304,27 @@ def _write(learned: Language, out: str | Path, meta: dict) -> None:
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def report_lines(report: TrainReport) -> list[str]:
+    """The figures of a run as `kg train` prints them: per entity type, the
+    proposal flag and each relation, F1 on the validation part of each way
+    to run it, and the way chosen."""
+    c = report.choices
+    lines = [f"validation part: {report.validation} records ({report.validation_rule}); trained on {report.training}",
+             "F1 on the validation part      rules  learned   both   chosen"]
+    types = report.figures["entities, all types alike"]
+    for etype in TYPES:
+        lines.append(f"  {etype:28}" + "".join(f"{types[m][etype]:7.3f}  " for m in PARTS) + c["entities"][etype])
+    proposed = report.figures["proposals, entities as chosen"]
+    row = [proposed["rules 0.5"]["proposed"], proposed[f"learned {c['proposed_threshold']}"]["proposed"],
+           proposed[f"both {c['proposed_threshold']}"]["proposed"]]
+    lines.append(f"  {'proposed (threshold ' + str(c['proposed_threshold']) + ')':28}"
+                 + "".join(f"{v:7.3f}  " for v in row) + c["proposed"])
+    rel = report.figures["relations, all alike, entities and proposals as chosen"]
+    t = c["relation_threshold"]
+    for predicate in PREDICATES:
+        row = [rel["rules 0.5"][predicate], rel[f"learned {t}"][predicate], rel[f"both {t}"][predicate]]
+        lines.append(f"  {predicate + ' (threshold ' + str(t) + ')':28}" + "".join(f"{v:7.3f}  " for v in row)
+                     + c["relations"][predicate])
+    return lines

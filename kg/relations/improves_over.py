@@ -20,7 +20,7 @@ from kg.relations.metric_dataset import (
 )
 from kg.relations.number_roles import MARGINS, Role, is_gain, number_role
 from kg.relations.numbers import Quantity, number_reader
-from kg.relations.results import previous_in_list, rules_of, score_list, unit_fits
+from kg.relations.results import previous_in_list, rules_of, unit_fits
 from kg.relations.sentence import Sentence, open_bracket, run_of
 from kg.relations.subjects import find_subject
 

@@ -28,7 +28,13 @@ from kg.relations.results import (
     share_of,
 )
 from kg.relations.role_rules import RoleRules
-from kg.relations.sentence import Mention, Sentence, open_bracket, run_of, start_of_clause
+from kg.relations.sentence import (
+    Mention,
+    Sentence,
+    open_bracket,
+    run_of,
+    start_of_clause,
+)
 
 
 class Role(str, Enum):

@@ -67,6 +67,11 @@ def title_scores(title: str | None, mentions: list[Mention], text: str, subject:
     text)."""
     if not title or not any(ch.isdigit() for ch in title):
         return
+    # A score is a percentage or has decimals; most titles' numbers are neither ("GPT-3", "2D").
+    scores = [q for q in numbers.quantities(title)
+              if not (q.signed or q.from_value is not None or (q.unit != "%" and "." not in q.value))]
+    if not scores:
+        return
     named = {t: [(text[m.start:m.end], m.name) for m in mentions if m.label == t] for t in ("Metric", "Dataset")}
     gazetteer = _gazetteer_forms()
     metrics = _found(title, sorted(named["Metric"] + gazetteer["Metric"], key=lambda f: -len(f[0])))
@@ -75,9 +80,7 @@ def title_scores(title: str | None, mentions: list[Mention], text: str, subject:
     if not metrics or len(datasets) > 1:
         return
     dataset = datasets.pop() if datasets else None
-    for q in numbers.quantities(title):
-        if q.signed or q.from_value is not None or (q.unit != "%" and "." not in q.value):
-            continue
+    for q in scores:
         window = title[max(0, q.start - 70):q.start]
         if cues.gain_before.pattern.search(window) or cues.gain_after.match(title[q.end:q.end + 40]):
             continue  # "Boosting FooNet by 2% ...": a margin, no score
