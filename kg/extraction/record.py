@@ -10,6 +10,7 @@ from spacy.tokens import Doc
 
 from kg.entities.confidence import EntityConfidence, entity_confidence, keep_confident
 from kg.entities.entity import ENTITY_TYPES, fold_name, settled_entities
+from kg.learned.entity_features import OTHER_TEXT
 from kg.learned.model import default_model, read_meta
 from kg.model import Abstract, ExtractOptions
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
@@ -172,6 +173,7 @@ class Extractor:
         doc = self.nlp.make_doc(abstract.text)
         doc._.title = abstract.title or None
         doc._.title_doc = title_doc
+        doc.user_data[OTHER_TEXT] = (abstract.title or "").lower()
         return doc
 
     def title_docs(self, abstracts: list[Abstract]) -> list[Doc | None]:
@@ -182,6 +184,7 @@ class Extractor:
         for ab in titled:
             doc = self.nlp.make_doc(ab.title)
             doc._.is_title = True
+            doc.user_data[OTHER_TEXT] = ab.text.lower()
             docs.append(doc)
         done = iter(self.nlp.pipe(docs, disable=self.after_entities))
         return [next(done) if ab.title and ab.title.strip() else None for ab in abstracts]

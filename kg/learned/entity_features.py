@@ -12,6 +12,8 @@ from spacy.tokens import Doc
 from kg.entities.entity import Entity, fold_name, settled_entities
 from kg.nlp.tokens import doc_text, sentence_starts_of, token_view
 
+# doc.user_data key of the other part's text, lower case: an abstract's title, a title's abstract.
+OTHER_TEXT = "kg_other_text"
 # Words that, right before a mention, tell a paper's own proposal.
 _OWN_CUES = frozenset({"our", "propose", "proposed", "present", "introduce", "introduces", "called", "named",
                        "dubbed", "termed", "novel", "new", "we"})
@@ -58,8 +60,11 @@ def _bucket(n: int, top: int) -> str:
     return str(n) if n < top else f"{top}+"
 
 
-def group_features(group: Group, doc: Doc, in_title: bool = False) -> dict[str, float]:
-    """The features of one entity of `doc`; `in_title`: the Doc is a title."""
+def group_features(group: Group, doc: Doc, in_title: bool = False,
+                   tagged: list[tuple[int, int, str]] | None = None) -> dict[str, float]:
+    """The features of one entity of `doc`; `in_title`: the Doc is a title;
+    `tagged`: the tagger's names as (start, end, label), read from doc.ents
+    when not given (a caller with many entities reads them once)."""
     v = token_view(doc)
     label = group.label
     first = group.mentions[0]
@@ -80,7 +85,7 @@ def group_features(group: Group, doc: Doc, in_title: bool = False) -> dict[str, 
             f["proposed_by_rules|" + label] = 1.0
         if m.canonical:
             f["gazetteer_name|" + label] = 1.0
-    learned = _tagger_labels(doc, group)
+    learned = _tagger_labels(group, [(e.start, e.end, e.label_) for e in doc.ents] if tagged is None else tagged)
     for other in learned:
         f["tagger=" + other + "|" + label] = 1.0
     if not learned:
@@ -97,14 +102,31 @@ def group_features(group: Group, doc: Doc, in_title: bool = False) -> dict[str, 
         near = {v[k].lower_ for k in range(max(0, m.start - 3), m.start)}
         for cue in near & _OWN_CUES:
             f["own_cue=" + cue + "|" + label] = 1.0
+        for k in range(max(0, m.start - 3), min(len(v), m.end + 3)):
+            if (k < m.start or k >= m.end) and not v[k].is_space:
+                f["near=" + v[k].lower_ + "|" + label] = 1.0
+    for word in words:
+        f["word=" + word.lower() + "|" + label] = 1.0
+    if words:
+        f["suffix=" + words[-1][-3:].lower() + "|" + label] = 1.0
+    other = doc.user_data.get(OTHER_TEXT)
+    if other is not None:
+        f[("also_in_abstract" if in_title else "also_in_title") + "=" + str(group.name.lower() in other) + "|"
+          + label] = 1.0
+    if in_title:
+        if first.start == 0:
+            f["title_start|" + label] = 1.0
+        if first.end < len(v) and v[first.end].text in (":", "-", "\u2013", "\u2014"):
+            f["before_colon|" + label] = 1.0
     return f
 
 
-def _tagger_labels(doc: Doc, group: Group) -> set[str]:
-    """The labels the learned tagger gave to spans overlapping the group's mentions."""
+def _tagger_labels(group: Group, tagged: list[tuple[int, int, str]]) -> set[str]:
+    """The labels the learned tagger gave to spans overlapping the group's
+    mentions; "~" marks one that overlaps without the same bounds."""
     labels = set()
-    for ent in doc.ents:
+    for start, end, label in tagged:
         for m in group.mentions:
-            if ent.start < m.end and m.start < ent.end:
-                labels.add(ent.label_ if (ent.start, ent.end) == (m.start, m.end) else ent.label_ + "~")
+            if start < m.end and m.start < end:
+                labels.add(label if (start, end) == (m.start, m.end) else label + "~")
     return labels

@@ -29,26 +29,30 @@ from spacy.tokens import Doc
 from kg.entities.entity import Entity, settled_entities, write_entities
 from kg.learned.entity_features import entity_groups, group_features
 from kg.learned.linear import LinearModel
+from kg.nlp.tokens import doc_text
 from kg.proposals.main import most_named, namings
 
 NONE = "none"
 
 
-@Language.factory("kg_entity_scorer", default_config={"parts": {}, "proposed": "rules", "threshold": 0.5})
-def make_entity_scorer(nlp: Language, name: str, parts: dict[str, str], proposed: str,
-                       threshold: float) -> "EntityScorer":
+@Language.factory("kg_entity_scorer",
+                  default_config={"parts": {}, "proposed": "rules", "threshold": 0.5, "drop": 0.5})
+def make_entity_scorer(nlp: Language, name: str, parts: dict[str, str], proposed: str, threshold: float,
+                       drop: float) -> "EntityScorer":
     """`parts`: entity type -> "rules", "learned" or "both": the scorer judges
     the types not left to the rules. `proposed`: "rules", "learned" or "both";
-    `threshold`: the least probability that makes a Method the paper's proposal."""
-    return EntityScorer(parts, proposed, threshold)
+    `threshold`: the least probability that makes a Method the paper's
+    proposal; `drop`: the least probability of "no name" that drops an entity."""
+    return EntityScorer(parts, proposed, threshold, drop)
 
 
 class EntityScorer:
-    def __init__(self, parts: dict[str, str], proposed: str = "rules", threshold: float = 0.5,
+    def __init__(self, parts: dict[str, str], proposed: str = "rules", threshold: float = 0.5, drop: float = 0.5,
                  types: LinearModel | None = None, proposals: LinearModel | None = None):
         self.judged = frozenset(t for t, p in parts.items() if p in ("learned", "both"))
         self.proposed_mode = proposed
         self.threshold = threshold
+        self.drop = drop
         self.types = types
         self.proposals = proposals
 
@@ -56,16 +60,19 @@ class EntityScorer:
         if self.types is None and self.proposals is None:
             return doc
         in_title = bool(doc._.is_title)
+        tagged = [(ent.start, ent.end, ent.label_) for ent in doc.ents]
         decided: dict[tuple[int, int], tuple[str | None, bool | None]] = {}
         for group in entity_groups(doc):
-            features = group_features(group, doc, in_title)
+            features = group_features(group, doc, in_title, tagged)
             label = group.label
             if self.types is not None and label in self.judged:
-                best, _ = self.types.best(features)
-                if best == NONE:
+                scores = dict(zip(self.types.classes, self.types.scores(features)))
+                if scores.get(NONE, 0.0) >= self.drop:
                     label = None
-                elif best in self.judged:
-                    label = best
+                else:
+                    best = max((c for c in scores if c != NONE), key=scores.__getitem__)
+                    if best in self.judged:
+                        label = best
             proposed = None
             if self.proposals is not None and label == "Method" and self.proposed_mode != "rules":
                 proposed = self.proposals.probability(proposal_features(features), "yes") >= self.threshold
@@ -78,7 +85,7 @@ class EntityScorer:
         if not in_title:
             doc._.proposed_name = most_named(namings(((e.name, e.start_char, e.end_char) for e in kept
                                                       if e.proposed and e.label == "Method"),
-                                                     doc.text))
+                                                     doc_text(doc)))
         return doc
 
     def to_disk(self, path: str | Path, exclude: Iterable[str] = ()) -> None:

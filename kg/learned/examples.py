@@ -12,6 +12,7 @@ from spacy.tokens import Doc, Span
 from spacy.training import Example, offsets_to_biluo_tags
 from spacy.util import filter_spans
 
+from kg.entities import entity  # noqa: F401  (registers doc._.is_title)
 from kg.learned.mentions import gold_mentions
 from kg.model import Abstract
 

@@ -2,8 +2,8 @@
 
 Gold records name entities but do not say where they stand (docs/record.md),
 so a learned tagger cannot be trained on them as they are. Each name and
-alias is looked for in the text as a whole word, as written first and in any
-case where it is not written so; of two finds that overlap, the longer one
+alias is looked for in the text as a whole word (a hyphen joins words), as
+written first and in any case where it is not written so; of two finds that overlap, the longer one
 (then the earlier) is kept, so "ResNet-50" is not also read as "ResNet".
 """
 
@@ -26,7 +26,8 @@ class Found(NamedTuple):
 
 def _finds(form: str, text: str) -> list[tuple[int, int]]:
     """Where `form` stands in `text` as a whole word: as written, or in any case."""
-    pattern = r"(?<![\w])" + re.escape(form) + r"(?![\w])"
+    # A hyphen joins words: "TideSet" is not written in "TideSet-2" or "TideSet-based".
+    pattern = r"(?<![\w])(?<!\w-)" + re.escape(form) + r"(?![\w]|-\w)"
     spans = [m.span() for m in re.finditer(pattern, text)]
     if not spans:
         spans = [m.span() for m in re.finditer(pattern, text, re.I)]

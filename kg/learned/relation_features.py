@@ -1,5 +1,6 @@
-"""What the relation linker knows of a method and a task (addresses) or a
-method and a dataset (evaluatedOn) that one abstract names: whether the
+"""What the relation linker knows of a method and a task (addresses), a
+method and a dataset (evaluatedOn) or two methods (improvesOver) that one
+abstract names: whether the
 paper proposes the method, where each is named (title, first sentence, how
 often), the sentences that name both and the words between them there, and
 whether the rules already relate them."""
@@ -15,7 +16,7 @@ from kg.learned.entity_features import Group, entity_groups
 from kg.nlp.tokens import sentence_starts_of, token_view
 
 # The predicate for each kind of object.
-OBJECTS = {"addresses": "Task", "evaluatedOn": "Dataset"}
+OBJECTS = {"addresses": "Task", "evaluatedOn": "Dataset", "improvesOver": "Method"}
 
 
 @dataclass
@@ -78,6 +79,8 @@ class PairReader:
                                p + "proposals=" + _bucket(self.proposed, 3): 1.0}
         if method.proposed:
             f[p + "m_proposed"] = 1.0
+        if other.proposed:
+            f[p + "o_proposed"] = 1.0
         if self.main is not None and method.key == self.main:
             f[p + "m_main"] = 1.0
         for who, n in (("m", method), ("o", other)):
@@ -123,3 +126,7 @@ class PairReader:
             word = self.v[k].lower_
             if not self.v[k].is_space:
                 f[p + "between=" + word] = 1.0
+        first = min(a.start, b.start)
+        for k in range(max(0, first - 3), first):
+            if not self.v[k].is_space:
+                f[p + "before=" + self.v[k].lower_] = 1.0

@@ -1,5 +1,5 @@
-"""The relation linker: a learned judge of which method addresses which task
-and is evaluated on which dataset.
+"""The relation linker: a learned judge of which method addresses which task,
+is evaluated on which dataset and improves over which other method.
 
 The component "kg_relation_linker" runs after the relation rules
 (kg.relations.component). For each method and each task (addresses) or
@@ -8,7 +8,8 @@ of kg.learned.relation_features and asks a linear model trained by
 `kg train` whether the abstract relates them. Per predicate, the config says
 whose relations the record gets: "rules" (the rules' alone), "learned" (the
 linker's alone) or "both" (the rules', and the linker's where the rules have
-none). improvesOver and achieves stay with the rules.
+none). The linker adds no number: an improvesOver it finds has no value, and
+achieves and the baselines the text names in its own words stay with the rules.
 """
 
 from __future__ import annotations
@@ -27,17 +28,20 @@ from kg.learned.relation_features import OBJECTS, PairReader, named_entities
 YES = "yes"
 
 
-@Language.factory("kg_relation_linker", default_config={"parts": {}, "threshold": 0.5})
-def make_relation_linker(nlp: Language, name: str, parts: dict[str, str], threshold: float) -> "RelationLinker":
-    """`parts`: predicate (addresses, evaluatedOn) -> "rules", "learned" or
-    "both"; `threshold`: the least probability of a learned relation."""
-    return RelationLinker(parts, threshold)
+@Language.factory("kg_relation_linker", default_config={"parts": {}, "thresholds": {}})
+def make_relation_linker(nlp: Language, name: str, parts: dict[str, str],
+                         thresholds: dict[str, float]) -> "RelationLinker":
+    """`parts`: predicate (addresses, evaluatedOn, improvesOver) -> "rules",
+    "learned" or "both"; `thresholds`: predicate -> the least probability of a
+    learned relation (0.5 where not given)."""
+    return RelationLinker(parts, thresholds)
 
 
 class RelationLinker:
-    def __init__(self, parts: dict[str, str], threshold: float = 0.5, model: LinearModel | None = None):
+    def __init__(self, parts: dict[str, str], thresholds: dict[str, float] | None = None,
+                 model: LinearModel | None = None):
         self.parts = {p: parts.get(p, "rules") for p in OBJECTS}
-        self.threshold = threshold
+        self.thresholds = {p: (thresholds or {}).get(p, 0.5) for p in OBJECTS}
         self.model = model
 
     def __call__(self, doc: Doc) -> Doc:
@@ -48,7 +52,7 @@ class RelationLinker:
         kept = [r for r in rules_found if not (r["p"] in learned and self.parts[r["p"]] == "learned")]
         have = {(r["p"], fold_name(r["s"]), fold_name(r.get("o") or "")) for r in kept}
         for rel, probability in self.scored(doc):
-            if rel["p"] in learned and probability >= self.threshold \
+            if rel["p"] in learned and probability >= self.thresholds[rel["p"]] \
                     and (rel["p"], fold_name(rel["s"]), fold_name(rel["o"])) not in have:
                 kept.append(rel)
         doc._.kg_relations = kept
@@ -62,7 +66,7 @@ class RelationLinker:
         out = []
         for predicate, label in OBJECTS.items():
             for method in (n for n in named.values() if n.label == "Method"):
-                for other in (n for n in named.values() if n.label == label):
+                for other in (n for n in named.values() if n.label == label and n is not method):
                     p = self.model.probability(reader.features(predicate, method, other), YES)
                     rel = {"s": method.name, "p": predicate, "o": other.name,
                            "span": _sentence(doc, method, other), "confidence": round(p, 3),

@@ -16,6 +16,7 @@ from spacy.tokens import Doc, Span
 
 from kg.entities.candidates import Candidate, candidates
 from kg.learned.examples import tagged_spans
+from kg.nlp.tokens import view_columns
 
 PARTS = ("rules", "learned", "both")
 
@@ -35,11 +36,14 @@ class LearnedCandidates:
         self.alone = frozenset(t for t, p in parts.items() if p == "learned")
 
     def __call__(self, doc: Doc) -> Doc:
-        doc.ents = [Span(doc, start, end, label=label) for start, end, label in tagged_spans([t.tag_ for t in doc])]
+        strings = doc.vocab.strings
+        tagged = tagged_spans([strings[h] for h in doc.to_array("TAG")])  # no Token objects made
+        doc.ents = [Span(doc, start, end, label=label) for start, end, label in tagged]
         found = candidates(doc)
         if self.alone:
             found[:] = [c for c in found if c.label not in self.alone]
-        for ent in doc.ents:
-            if ent.label_ in self.learned and not all(t.is_space or t.is_punct for t in ent):
-                found.append(Candidate(ent.start, ent.end, ent.label_, "learned"))
+        columns = view_columns(doc)
+        for start, end, label in tagged:
+            if label in self.learned and not all(columns.is_space[i] or columns.is_punct[i] for i in range(start, end)):
+                found.append(Candidate(start, end, label, "learned"))
         return doc

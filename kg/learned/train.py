@@ -55,7 +55,7 @@ from kg.progress import Steps
 from kg.version import __version__
 
 TYPES = ("Method", "Dataset", "Task", "Metric")
-PREDICATES = ("addresses", "evaluatedOn")
+PREDICATES = ("addresses", "evaluatedOn", "improvesOver")
 Pair = tuple[Abstract, dict]
 
 
@@ -132,8 +132,9 @@ class Parts:
     entities: dict
     proposed: str = "rules"
     proposed_threshold: float = 0.5
+    drop: float = 0.5
     relations: dict = field(default_factory=lambda: {p: "rules" for p in PREDICATES})
-    relation_threshold: float = 0.5
+    relation_thresholds: dict = field(default_factory=lambda: {p: 0.5 for p in PREDICATES})
 
     def title_types(self) -> list[str]:
         """A title's names join the record for the types the scorer judges; for
@@ -150,11 +151,11 @@ def _learned(tagger: Language, parts: Parts, scorer: EntityScorer | None = None,
             learned.remove_pipe(name)
     learned.add_pipe("kg_learned_candidates", config={"parts": parts.entities})
     s = learned.add_pipe("kg_entity_scorer", config={"parts": parts.entities, "proposed": parts.proposed,
-                                                     "threshold": parts.proposed_threshold})
+                                                     "threshold": parts.proposed_threshold, "drop": parts.drop})
     if scorer is not None:
         s.types, s.proposals = scorer.types, scorer.proposals
     k = learned.add_pipe("kg_relation_linker", config={"parts": parts.relations,
-                                                       "threshold": parts.relation_threshold})
+                                                       "thresholds": parts.relation_thresholds})
     if linker is not None:
         k.model = linker.model
     return learned
@@ -194,9 +195,13 @@ def _fit_judges(rows: Rows, c: float) -> tuple[EntityScorer, RelationLinker]:
     return scorer, linker
 
 
-# Runs on the validation part that choose the parts: 3 for the entities, 7 for
-# the proposal flag, 7 for the relations (see _choose).
-CHOICES = 17
+# The least probabilities a learned proposal flag or relation is tried with.
+THRESHOLDS = (0.3, 0.5, 0.7, 0.85)
+# The least probabilities of "no name" that drop an entity, tried.
+DROPS = (0.5, 0.6, 0.7)
+# Runs on the validation part that choose the parts: 3 for the entities' parts,
+# 3 for their drop threshold, 9 for the proposal flag, 9 for the relations (see _choose).
+CHOICES = 3 + len(DROPS) + 2 * (1 + 2 * len(THRESHOLDS))
 
 
 def _choose(tagger: Language, scorer: EntityScorer, linker: RelationLinker, validation: list[Pair],
@@ -214,18 +219,20 @@ def _choose(tagger: Language, scorer: EntityScorer, linker: RelationLinker, vali
 
     by_mode = {mode: figures(Parts({t: mode for t in TYPES})) for mode in PARTS}
     chosen = Parts({t: max(PARTS, key=lambda m: by_mode[m][t]) for t in TYPES})
-    options = [("rules", 0.5)] + [(mode, t) for mode in ("learned", "both") for t in (0.3, 0.5, 0.7)]
+    by_drop = {d: figures(replace(chosen, drop=d)) for d in DROPS}
+    chosen = replace(chosen, drop=max(DROPS, key=lambda d: by_drop[d]["entities"]))
+    options = [("rules", 0.5)] + [(mode, t) for mode in ("learned", "both") for t in THRESHOLDS]
     by_proposed = {f"{m} {t}": figures(replace(chosen, proposed=m, proposed_threshold=t)) for m, t in options}
     best = max(options, key=lambda o: by_proposed[f"{o[0]} {o[1]}"]["proposed"])
     chosen = replace(chosen, proposed=best[0], proposed_threshold=best[1])
-    by_relation = {f"{m} {t}": figures(replace(chosen, relations={p: m for p in PREDICATES}, relation_threshold=t))
+    by_relation = {f"{m} {t}": figures(replace(chosen, relations={p: m for p in PREDICATES},
+                                               relation_thresholds={p: t for p in PREDICATES}))
                    for m, t in options}
     relations = {p: max(options, key=lambda o: by_relation[f"{o[0]} {o[1]}"][p]) for p in PREDICATES}
-    # One threshold serves both predicates: the higher of their learned choices, else 0.5.
-    learned_choices = [relations[p] for p in PREDICATES if relations[p][0] != "rules"]
-    threshold = max(learned_choices, key=lambda o: o[1])[1] if learned_choices else 0.5
-    chosen = replace(chosen, relations={p: relations[p][0] for p in PREDICATES}, relation_threshold=threshold)
-    report.figures = {"entities, all types alike": by_mode, "proposals, entities as chosen": by_proposed,
+    chosen = replace(chosen, relations={p: relations[p][0] for p in PREDICATES},
+                     relation_thresholds={p: relations[p][1] for p in PREDICATES})
+    report.figures = {"entities, all types alike": by_mode, "entities, drop threshold": by_drop,
+                      "proposals, entities as chosen": by_proposed,
                       "relations, all alike, entities and proposals as chosen": by_relation}
     return chosen
 
@@ -322,9 +329,10 @@ def report_lines(report: TrainReport) -> list[str]:
     lines.append(f"  {'proposed (threshold ' + str(c['proposed_threshold']) + ')':28}"
                  + "".join(f"{v:7.3f}  " for v in row) + c["proposed"])
     rel = report.figures["relations, all alike, entities and proposals as chosen"]
-    t = c["relation_threshold"]
     for predicate in PREDICATES:
+        t = c["relation_thresholds"][predicate]
         row = [rel["rules 0.5"][predicate], rel[f"learned {t}"][predicate], rel[f"both {t}"][predicate]]
         lines.append(f"  {predicate + ' (threshold ' + str(t) + ')':28}" + "".join(f"{v:7.3f}  " for v in row)
                      + c["relations"][predicate])
+    lines.append(f"  entities are dropped at a probability of no name of {c['drop']}")
     return lines

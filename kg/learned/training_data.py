@@ -11,7 +11,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.entities.entity import fold_name
-from kg.learned.entity_features import entity_groups, group_features
+from kg.learned.entity_features import OTHER_TEXT, entity_groups, group_features
 from kg.learned.entity_scorer import NONE, proposal_features
 from kg.learned.matching import gold_entity, names_of, same_name
 from kg.learned.relation_features import OBJECTS, PairReader, named_entities
@@ -41,10 +41,12 @@ def docs_of(nlp: Language, abstract: Abstract, after_entities: list[str]) -> Doc
     if abstract.title and abstract.title.strip():
         title = nlp.make_doc(abstract.title)
         title._.is_title = True
+        title.user_data[OTHER_TEXT] = abstract.text.lower()
         title = nlp(title, disable=after_entities)
     doc = nlp.make_doc(abstract.text)
     doc._.title = abstract.title or None
     doc._.title_doc = title
+    doc.user_data[OTHER_TEXT] = (abstract.title or "").lower()
     return nlp(doc)
 
 
@@ -54,8 +56,9 @@ def rows_of(doc: Doc, record: dict) -> Rows:
     for part, in_title in ((doc, False), (doc._.title_doc, True)):
         if part is None:
             continue
+        tagged = [(ent.start, ent.end, ent.label_) for ent in part.ents]
         for group in entity_groups(part):
-            features = group_features(group, part, in_title)
+            features = group_features(group, part, in_title, tagged)
             forms = [group.name] + [a for m in group.mentions for a in (m.aliases or [])]
             found = gold_entity(forms, record, [group.label] + [t for t in TYPES if t != group.label])
             rows.types.append((features, found[0] if found else NONE))
@@ -67,7 +70,7 @@ def rows_of(doc: Doc, record: dict) -> Rows:
     gold = [r for r in record["relations"] if r.get("p") in OBJECTS]
     for predicate, label in OBJECTS.items():
         for method in (n for n in named.values() if n.label == "Method"):
-            for other in (n for n in named.values() if n.label == label):
+            for other in (n for n in named.values() if n.label == label and n is not method):
                 m_forms = _forms(method, record)
                 o_forms = _forms(other, record)
                 yes = any(r["p"] == predicate and any(same_name(r["s"], f) for f in m_forms)
