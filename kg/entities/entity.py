@@ -8,7 +8,8 @@
   Span._.canonical: the gazetteer's name for it, or None;
   Span._.exact_match: IRIs from the gazetteer, or None;
   Span._.source: the rule that found it (proposal, abbreviation, gazetteer,
-  variant, cue, name, head);
+  variant, cue, name, head, learned); Span._.judged: the probability a
+  learned judge (kg.learned.entity_scorer) gives it, or None;
 - settled_entities(doc): the same entities as plain Entity values;
 - doc._.is_title: the Doc is a paper's title, run through the entity
   components on its own; doc._.title_doc: on an abstract's Doc, its title's
@@ -30,7 +31,7 @@ for _name, _default in (("is_title", False), ("title_doc", None)):
 SPAN_KEY = "entities"
 
 for _name, _default in (("kg_name", None), ("aliases", None), ("proposed", False), ("canonical", None),
-                        ("exact_match", None), ("source", None)):
+                        ("exact_match", None), ("source", None), ("judged", None)):
     if not Span.has_extension(_name):
         Span.set_extension(_name, default=_default)
 
@@ -51,6 +52,7 @@ class Entity(NamedTuple):
     canonical: str | None
     exact_match: list[str] | None
     source: str | None
+    judged: float | None = None  # Span._.judged: a learned judge's probability that it is right
 
 
 class SettledEntities(NamedTuple):
@@ -78,7 +80,8 @@ def settled_entities(doc: Doc) -> list[Entity]:
         return settled.entities
     return [Entity(start=span.start, end=span.end, start_char=span.start_char, end_char=span.end_char,
                    label=span.label_, name=span._.kg_name, aliases=span._.aliases, proposed=span._.proposed,
-                   canonical=span._.canonical, exact_match=span._.exact_match, source=span._.source)
+                   canonical=span._.canonical, exact_match=span._.exact_match, source=span._.source,
+                   judged=span._.judged)
             for span in group]
 
 
@@ -94,6 +97,7 @@ def write_entities(doc: Doc, entities: list[Entity]) -> None:
         ext.canonical = e.canonical
         ext.exact_match = e.exact_match
         ext.source = e.source
+        ext.judged = e.judged
         spans.append(span)
     group = SpanGroup(doc, name=SPAN_KEY, spans=spans)
     doc.spans[SPAN_KEY] = group

@@ -41,6 +41,7 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None,
     entities: dict[str, dict[str, dict]] = {t: {} for t in ENTITY_TYPES}
     text = doc_text(doc)
     rules_of: dict[tuple[str, str], set[str]] = {}  # the rules that found each entity's mentions
+    judged: dict[tuple[str, str], float] = {}  # a learned judge's probability, where one judged it
     for e in settled_entities(doc):
         if e.label not in entities:
             continue
@@ -49,6 +50,8 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None,
         key = fold_name(e.canonical or name)
         ent = entities[e.label].setdefault(key, {"name": name})
         rules_of.setdefault((e.label, key), set()).add(e.source)
+        if e.judged is not None:
+            judged[(e.label, key)] = max(e.judged, judged.get((e.label, key), 0.0))
         aliases = set(ent.get("aliases", [])) | set(e.aliases or [])
         for form in (written, name):
             if fold_name(form) != fold_name(ent["name"]):
@@ -64,7 +67,7 @@ def _merged_entities(doc: Doc, confidence: EntityConfidence | None = None,
         ent.setdefault("mentions", []).append([e.start_char, e.end_char])
     for (label, key), sources in rules_of.items():
         ent = entities[label][key]
-        ent["confidence"] = confidence(sources, label, len(ent["mentions"]))
+        ent["confidence"] = judged.get((label, key)) or confidence(sources, label, len(ent["mentions"]))
     title_name = doc._.title_name
     if title_name is not None and not title_name.in_abstract:
         # The title's name where the abstract never writes it: the paper's, with no mention in the text.
@@ -94,7 +97,7 @@ def _add_title_entities(entities: dict[str, dict[str, dict]], title: Doc, confid
             continue
         if ent is None:
             ent = entities[label][key] = {"name": name, "mentions": [],
-                                          "confidence": confidence([e.source], label, 0)}
+                                          "confidence": e.judged or confidence([e.source], label, 0)}
             if e.aliases:
                 ent["aliases"] = sorted(e.aliases)
             if e.canonical and e.canonical != name:

@@ -9,7 +9,8 @@ features of kg.learned.entity_features and asks two linear models
 
 - `types`: is it a name at all, and of which type: an entity judged "none"
   is dropped, one judged of another type is retyped, where the config lets
-  learned parts decide both types;
+  learned parts decide both types; the probability of the type it keeps
+  becomes its confidence in the record (Span._.judged);
 - `proposed`: is a Method the paper's own proposal; with `proposed` set to
   "learned" this replaces the rules' flag, with "both" it may only add one.
 
@@ -61,10 +62,10 @@ class EntityScorer:
             return doc
         in_title = bool(doc._.is_title)
         tagged = [(ent.start, ent.end, ent.label_) for ent in doc.ents]
-        decided: dict[tuple[int, int], tuple[str | None, bool | None]] = {}
+        decided: dict[tuple[int, int], tuple[str | None, bool | None, float | None]] = {}
         for group in entity_groups(doc):
             features = group_features(group, doc, in_title, tagged)
-            label = group.label
+            label, judged = group.label, None
             if self.types is not None and label in self.judged:
                 scores = dict(zip(self.types.classes, self.types.scores(features)))
                 if scores.get(NONE, 0.0) >= self.drop:
@@ -73,12 +74,13 @@ class EntityScorer:
                     best = max((c for c in scores if c != NONE), key=scores.__getitem__)
                     if best in self.judged:
                         label = best
+                    judged = round(scores[label], 3)
             proposed = None
             if self.proposals is not None and label == "Method" and self.proposed_mode != "rules":
                 proposed = self.proposals.probability(proposal_features(features), "yes") >= self.threshold
             for m in group.mentions:
-                decided[(m.start, m.end)] = (label, proposed)
-        kept = [_decided(e, *decided.get((e.start, e.end), (e.label, None)), self.proposed_mode)
+                decided[(m.start, m.end)] = (label, proposed, judged)
+        kept = [_decided(e, *decided.get((e.start, e.end), (e.label, None, None)), self.proposed_mode)
                 for e in settled_entities(doc)]
         kept = [e for e in kept if e is not None]
         write_entities(doc, kept)
@@ -108,11 +110,11 @@ def proposal_features(features: dict[str, float]) -> dict[str, float]:
     return {"p:" + k: v for k, v in features.items()}
 
 
-def _decided(e: Entity, label: str | None, proposed: bool | None, mode: str) -> Entity | None:
+def _decided(e: Entity, label: str | None, proposed: bool | None, judged: float | None, mode: str) -> Entity | None:
     if label is None:
         return None
     if proposed is not None:
         proposed = proposed if mode == "learned" else (proposed or e.proposed)
     else:
         proposed = e.proposed
-    return e._replace(label=label, proposed=proposed)
+    return e._replace(label=label, proposed=proposed, judged=judged)

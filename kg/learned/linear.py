@@ -13,7 +13,13 @@ from __future__ import annotations
 import math
 from typing import Iterable, Mapping, Sequence
 
+from kg.errors import UserError
+
 Features = Mapping[str, float]
+
+
+class MissingTrainer(UserError, RuntimeError):
+    """Training needs a library this installation lacks."""
 
 
 class LinearModel:
@@ -60,8 +66,15 @@ class LinearModel:
 def fit(rows: Iterable[Features], labels: Iterable[str], c: float = 1.0, seed: int = 0) -> LinearModel:
     """A LinearModel fitted to `rows` and their `labels` (L2-regularised
     logistic regression; `c` is the inverse strength). Needs scikit-learn."""
-    from sklearn.feature_extraction import DictVectorizer  # lazy: training only
-    from sklearn.linear_model import LogisticRegression  # lazy: training only
+    try:
+        from sklearn.feature_extraction import (
+            DictVectorizer,  # lazy: training only, an optional dependency
+        )
+        from sklearn.linear_model import (
+            LogisticRegression,  # lazy: training only, an optional dependency
+        )
+    except ImportError:
+        raise MissingTrainer("kg train needs scikit-learn: pip install 'kg-abstracts[train]'") from None
 
     rows, labels = list(rows), list(labels)
     vectorizer = DictVectorizer()

@@ -22,7 +22,7 @@ from spacy.util import minibatch
 from kg.learned.examples import examples, tagged_spans
 from kg.learned.settings import TaggerSettings
 from kg.model import Abstract
-from kg.nlp.tokenizer import tokenizer_with_rules
+from kg.nlp import tokenizer  # noqa: F401  (registers kg.tokenizer.v1)
 
 LABELS = ("Method", "Dataset", "Task", "Metric")
 TAGS = ("O",) + tuple(f"{move}-{label}" for label in LABELS for move in "BILU")
@@ -32,8 +32,7 @@ NAME = "kg_tagger"
 def blank_tagger(settings: TaggerSettings, rules: Sequence[str] = (), tags: Sequence[str] = TAGS) -> Language:
     """A blank English Language with kg's tokenizer and an untrained tagger
     (with no `tags`, to be read from bytes that hold them)."""
-    nlp = spacy.blank("en")
-    nlp.tokenizer = tokenizer_with_rules(list(rules))(nlp)
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "kg.tokenizer.v1", "rules": list(rules)}}})
     tagger = nlp.add_pipe("tagger", name=NAME, config=settings.model_config())
     for tag in tags:
         tagger.add_label(tag)

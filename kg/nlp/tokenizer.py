@@ -16,7 +16,7 @@ from typing import Callable, Iterable
 from spacy.language import Language
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
-from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
+from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex, registry
 
 from kg import rules as rule_files
 from kg.nlp.cleanup import clean
@@ -100,8 +100,11 @@ def cleaning_tokenizer(nlp: Language, rules: Iterable[str] = ()) -> CleaningToke
     return CleaningTokenizer(science_tokenizer(nlp, rules))
 
 
-def tokenizer_with_rules(rules: Iterable[str]) -> Callable[[Language], CleaningTokenizer]:
-    """A create_tokenizer for a Language: cleaning_tokenizer with the user's rules files."""
+@registry.tokenizers("kg.tokenizer.v1")
+def tokenizer_with_rules(rules: Iterable[str] = ()) -> Callable[[Language], CleaningTokenizer]:
+    """A create_tokenizer for a Language: cleaning_tokenizer with the user's
+    rules files. Registered, so that a spaCy config names kg's tokenizer
+    ([nlp.tokenizer] @tokenizers = "kg.tokenizer.v1"), as a learned model's does."""
     rules = tuple(str(p) for p in rules)
     return lambda nlp: cleaning_tokenizer(nlp, rules)
 
