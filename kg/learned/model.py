@@ -29,6 +29,7 @@ from kg.errors import UserError
 
 # Importing the component modules registers their factories.
 from kg.learned import entity_scorer, relation_linker, tagger  # noqa: F401
+from kg.nlp import tokenizer  # noqa: F401  (registers kg.tokenizer.v1, which a model's config names)
 
 META = "kg_model.json"
 PLACES = (("kg_tagger", {"before": "kg_entities"}), ("kg_learned_candidates", {"after": "kg_tagger"}),

@@ -59,12 +59,15 @@ class RelationLinker:
         return doc
 
     def scored(self, doc: Doc) -> list[tuple[dict, float]]:
-        """Every candidate relation of `doc` with the model's probability."""
+        """Every candidate relation of `doc` the linker decides (its predicates
+        not left to the rules), with the model's probability."""
         named = named_entities(doc)
         rule_pairs = {(r["p"], fold_name(r["s"]), fold_name(r.get("o") or "")) for r in doc._.kg_relations or []}
         reader = PairReader(doc, named, rule_pairs)
         out = []
         for predicate, label in OBJECTS.items():
+            if self.parts[predicate] == "rules":
+                continue  # nothing of the linker's would be kept
             for method in (n for n in named.values() if n.label == "Method"):
                 for other in (n for n in named.values() if n.label == label and n is not method):
                     p = self.model.probability(reader.features(predicate, method, other), YES)

@@ -195,6 +195,17 @@ def _fit_judges(rows: Rows, c: float) -> tuple[EntityScorer, RelationLinker]:
     return scorer, linker
 
 
+# A learned part runs only where it beats the rules by this much F1 on the
+# validation part: a few hundred abstracts tell smaller differences from chance.
+MARGIN = 0.01
+
+
+def _better(options: Sequence, f1: Callable) -> object:
+    """The first option (the rules) unless another beats it by MARGIN; then the best."""
+    best = max(options, key=f1)
+    return best if f1(best) >= f1(options[0]) + MARGIN else options[0]
+
+
 # The least probabilities a learned proposal flag or relation is tried with.
 THRESHOLDS = (0.3, 0.5, 0.7, 0.85)
 # The least probabilities of "no name" that drop an entity, tried.
@@ -218,17 +229,17 @@ def _choose(tagger: Language, scorer: EntityScorer, linker: RelationLinker, vali
         return out
 
     by_mode = {mode: figures(Parts({t: mode for t in TYPES})) for mode in PARTS}
-    chosen = Parts({t: max(PARTS, key=lambda m: by_mode[m][t]) for t in TYPES})
+    chosen = Parts({t: _better(PARTS, lambda m: by_mode[m][t]) for t in TYPES})
     by_drop = {d: figures(replace(chosen, drop=d)) for d in DROPS}
     chosen = replace(chosen, drop=max(DROPS, key=lambda d: by_drop[d]["entities"]))
     options = [("rules", 0.5)] + [(mode, t) for mode in ("learned", "both") for t in THRESHOLDS]
     by_proposed = {f"{m} {t}": figures(replace(chosen, proposed=m, proposed_threshold=t)) for m, t in options}
-    best = max(options, key=lambda o: by_proposed[f"{o[0]} {o[1]}"]["proposed"])
+    best = _better(options, lambda o: by_proposed[f"{o[0]} {o[1]}"]["proposed"])
     chosen = replace(chosen, proposed=best[0], proposed_threshold=best[1])
     by_relation = {f"{m} {t}": figures(replace(chosen, relations={p: m for p in PREDICATES},
                                                relation_thresholds={p: t for p in PREDICATES}))
                    for m, t in options}
-    relations = {p: max(options, key=lambda o: by_relation[f"{o[0]} {o[1]}"][p]) for p in PREDICATES}
+    relations = {p: _better(options, lambda o: by_relation[f"{o[0]} {o[1]}"][p]) for p in PREDICATES}
     chosen = replace(chosen, relations={p: relations[p][0] for p in PREDICATES},
                      relation_thresholds={p: relations[p][1] for p in PREDICATES})
     report.figures = {"entities, all types alike": by_mode, "entities, drop threshold": by_drop,
