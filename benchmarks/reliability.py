@@ -4,6 +4,7 @@ behind the entity and relation confidence values.
     python3 benchmarks/reliability.py                 # Markdown tables, train and dev
     python3 benchmarks/reliability.py --calibrate     # per rule / band: share right on train, and the values it gives
     python3 benchmarks/reliability.py --calibrate --write   # ... and write them to kg/resources/rules/confidence.json
+    python3 benchmarks/reliability.py --pool          # the shipped model's confidence on the pool's validation part
 
 Extracts the gold sets' abstracts (../shared/gold) with this checkout's code,
 then for each threshold C keeps what `--min-confidence C` keeps (the same
@@ -43,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from kg import rules  # noqa: E402
 from kg.extraction.record import Extractor  # noqa: E402
+from kg.learned.train import is_validation  # noqa: E402
 from kg.entities.confidence import EntityConfidence, keep_confident  # noqa: E402
 from kg.extraction.record import doc_to_record  # noqa: E402
 from kg.relations.confidence import BANDS as RAW_BANDS, KEYS as RELATION_KEYS  # noqa: E402
@@ -74,7 +76,7 @@ def extract(shared: Path, name: str) -> tuple[list[dict], list[dict], list[dict[
     value of each of its relations (in the record's order)."""
     gold = [json.loads(line) for line in (shared / "gold" / f"{name}.gold.jsonl").open(encoding="utf-8") if line.strip()]
     abstracts = list(read_inputs([shared / "gold" / f"{name}.input.jsonl"], ReadReport()))
-    extractor = Extractor()
+    extractor = Extractor(use_model=False)  # the values calibrated here are the rules'
     preds, sources, raws = [], [], []
     for ab, doc in zip(abstracts, extractor.nlp.pipe(ab.text for ab in abstracts)):
         sources.append({(e.start_char, e.end_char): e.source for e in settled_entities(doc)})
@@ -289,13 +291,47 @@ def write_values(tables: dict) -> Path:
     return path
 
 
+def pool_validation(scorer: Any, shared: Path) -> None:
+    """The model's confidence on the pool's validation part (the records `kg
+    train` held back): an entity the scorer judged carries its probability,
+    a relation the linker added its own."""
+    texts = {ab.id: ab for ab in read_inputs([shared / "corpus" / "pwc-abstracts.jsonl"], ReadReport())}
+    gold = [json.loads(line) for path in sorted((ROOT / "training" / "gold" / "train").glob("*.jsonl"))
+            for line in path.open(encoding="utf-8") if line.strip()]
+    gold = [g for g in gold if is_validation(g["id"])]
+    extractor = Extractor()
+    preds = [rec for _, rec in extractor.records(texts[g["id"]] for g in gold)]
+    sources = [{} for _ in preds]
+    print(f"**pool validation part** ({len(gold)} abstracts, held back by kg train), the shipped model\n")
+    print("\n".join(reliability(scorer, gold, preds)))
+    ents = [(conf, right) for *_, right, conf in judged_entities(scorer, gold, preds, sources)]
+    by_id = {g["id"]: g for g in gold}
+    rels = []
+    for pred in preds:
+        g = by_id[pred["id"]]
+        gv, pv = scorer.variants(g), scorer.variants(pred)
+        for p in ("evaluatedOn", "addresses", "improvesOver", "achieves"):
+            pool = [r for r in g["relations"] if r["p"] == p]
+            mine = [r for r in pred["relations"] if r["p"] == p]
+            rights = _judge(pool, mine, lambda a, b: scorer.arg_match(a["s"], gv, b["s"], pv)
+                            and scorer.arg_match(a.get("o"), gv, b.get("o"), pv))
+            rels += [(r.get("confidence", 1.0), right) for r, right in zip(mine, rights)]
+    print("\npool validation part: how right the facts of each band of confidence are\n")
+    print("\n".join(bands(ents, rels)))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared", help="the shared folder (default: ../shared)")
     ap.add_argument("--calibrate", action="store_true", help="measure the entity and relation confidence values on train")
     ap.add_argument("--write", action="store_true", help="with --calibrate: write them to the packaged rules file")
+    ap.add_argument("--pool", action="store_true",
+                    help="the shipped model's confidence on the pool's validation part instead")
     args = ap.parse_args()
     scorer = load_scorer(args.shared)
+    if args.pool:
+        pool_validation(scorer, args.shared)
+        return
     if args.calibrate:
         gold, preds, sources, raws = extract(args.shared, "train")
         start = {k: rules.load("confidence")[k] for k in ("entity_rules", "entity_rules_repeated")}

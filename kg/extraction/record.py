@@ -85,13 +85,15 @@ def _add_title_entities(entities: dict[str, dict[str, dict]], title: Doc, confid
     gets its places in the title (`title_mentions`), a name of one of
     `types` only the title writes is added with no mention in the abstract."""
     text = doc_text(title)
-    known = {key: label for label, by_key in entities.items() for key in by_key}
+    # a short form the abstract pairs with its long form names that entity in the title too
+    known = {fold_name(alias): (label, key) for label, by_key in entities.items()
+             for key, ent in by_key.items() for alias in ent.get("aliases", ())}
+    known.update({key: (label, key) for label, by_key in entities.items() for key in by_key})
     for e in settled_entities(title):
         if e.label not in entities:
             continue
         name = e.name or text[e.start_char:e.end_char]
-        key = fold_name(e.canonical or name)
-        label = known.get(key, e.label)
+        label, key = known.get(fold_name(e.canonical or name), (e.label, fold_name(e.canonical or name)))
         ent = entities[label].get(key)
         if ent is None and label not in types:
             continue
@@ -102,7 +104,7 @@ def _add_title_entities(entities: dict[str, dict[str, dict]], title: Doc, confid
                 ent["aliases"] = sorted(e.aliases)
             if e.canonical and e.canonical != name:
                 ent["canonical"] = e.canonical
-            known[key] = label
+            known[key] = (label, key)
         if e.proposed:
             ent["proposed"] = True
         ent.setdefault("title_mentions", []).append([e.start_char, e.end_char])

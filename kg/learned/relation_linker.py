@@ -88,7 +88,7 @@ class RelationLinker:
         return self
 
 
-def _sentence(doc: Doc, method, other) -> tuple[int, int]:
+def _sentence(doc: Doc, method, other) -> list[int]:
     """The characters of the sentence a learned relation is read from: the
     first that names both, else the first that names the object, else the method."""
     starts = [s for s in doc.sents]  # few sentences; only for relations kept
@@ -97,5 +97,6 @@ def _sentence(doc: Doc, method, other) -> tuple[int, int]:
             continue
         for sent in starts:
             if all(any(sent.start <= m.start < sent.end for m in g.mentions) for g in group):
-                return sent.start_char, sent.end_char
-    return (starts[0].start_char, starts[0].end_char) if starts else (0, 0)
+                return [sent.start_char, sent.end_char]
+    # a list like the rules' spans: a record reads back from JSON equal to itself
+    return [starts[0].start_char, starts[0].end_char] if starts else [0, 0]
