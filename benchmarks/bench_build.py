@@ -47,6 +47,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# kg's options for the model, on every command this benchmark runs
+MODEL: list[str] = []
 MiB = 1 << 20
 
 
@@ -63,7 +65,7 @@ def tree_rss(proc) -> int:
     return total
 
 
-def child(corpus: str, out: str, workers: int, view: bool) -> None:
+def child(corpus: str, out: str, workers: int, view: bool, use_model: bool = True) -> None:
     """Run one build here and print its figures as JSON on the last line."""
     import psutil
 
@@ -103,7 +105,10 @@ def child(corpus: str, out: str, workers: int, view: bool) -> None:
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     cpu_before = _cpu()
-    summary = build([corpus], out, workers=workers, view=view, clock=clock)
+    from kg.model import ExtractOptions
+
+    summary = build([corpus], out, workers=workers, view=view, clock=clock,
+                    options=ExtractOptions(use_model=use_model))
     cpu = [after - before for after, before in zip(_cpu(), cpu_before)]
     stream_cpu = [at - before for at, before in zip(clock.stream_cpu or _cpu(), cpu_before)]
     done.set()
@@ -132,7 +137,7 @@ def run_size(n: int, workers: int, view: bool, keep: bool, tree: Path = ROOT, wi
         # The build's floor: the same corpus through `kg extract` with as many
         # workers, just before the build, so the machine's state is alike.
         kg, env = _kg(tree)
-        cmd = [*kg, "extract", str(corpus), "-o", str(out / "extract.jsonl"), "--workers", str(workers)]
+        cmd = [*kg, "extract", str(corpus), "-o", str(out / "extract.jsonl"), "--workers", str(workers), *MODEL]
         print(f"extracting {n} abstracts with {tree} (kg extract --workers {workers})", flush=True)
         extracted = _timed(cmd, env, out)[:2]
         (out / "extract.jsonl").unlink(missing_ok=True)
@@ -142,6 +147,7 @@ def run_size(n: int, workers: int, view: bool, keep: bool, tree: Path = ROOT, wi
            "--child-tree", str(tree)]
     if not view:
         cmd.append("--no-view")
+    cmd += MODEL
     started = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - started
@@ -273,10 +279,10 @@ def ratio(trees: list[Path], runs: int) -> None:
         for i in range(runs):
             for tree in trees:
                 kg, env = _kg(tree)
-                wall, cpu, _ = _timed([*kg, "extract", str(PASSAGES), "-o", str(work / "records.jsonl")], env, work)
+                wall, cpu, _ = _timed([*kg, "extract", str(PASSAGES), "-o", str(work / "records.jsonl"), *MODEL], env, work)
                 times.setdefault((tree, "extract"), []).append(wall)
                 times.setdefault((tree, "extract cpu"), []).append(cpu)
-                wall, cpu, out = _timed([*kg, "build", str(PASSAGES), "-o", str(work / f"build-{i}")], env, work)
+                wall, cpu, out = _timed([*kg, "build", str(PASSAGES), "-o", str(work / f"build-{i}"), *MODEL], env, work)
                 times.setdefault((tree, "build"), []).append(wall)
                 times.setdefault((tree, "build cpu"), []).append(cpu)
                 stages.setdefault(tree, []).extend(l for l in out.splitlines() if l.startswith("seconds by stage"))
@@ -312,9 +318,12 @@ def main() -> None:
     ap.add_argument("--compare", metavar="TREE", action="append", default=[],
                     help="also time the kg of this checkout, in the same run (repeatable); with --sizes, "
                          "the checkouts take turns at each size")
+    ap.add_argument("--no-model", action="store_true", help="the rules alone (kg's --no-model)")
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
     ap.add_argument("--child-tree", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.no_model:
+        MODEL.append("--no-model")
     trees = [Path(t).resolve() for t in args.compare] + [ROOT]
     if args.ratio:
         ratio(trees, args.runs)
@@ -322,7 +331,7 @@ def main() -> None:
     if args.child:
         if args.child_tree is not None:
             sys.path.insert(0, str(args.child_tree))  # that checkout's kg, not this one's
-        child(args.child[0], args.child[1], args.workers, not args.no_view)
+        child(args.child[0], args.child[1], args.workers, not args.no_view, not args.no_model)
         return
     results: dict[Path, list[dict]] = {tree: [] for tree in trees}
     for n in sorted(args.sizes):

@@ -5,14 +5,15 @@ depend on how fast or busy the machine is).
     python3 benchmarks/bench_extract.py                 # seed corpus and 10x, 1 and 2 workers
     python3 benchmarks/bench_extract.py --components    # also time each pipeline component
     python3 benchmarks/bench_extract.py --copies 10 --workers 1 2 4
-    python3 benchmarks/bench_extract.py --input ../shared/bench/scale/passages.jsonl --workers 1
+    python3 benchmarks/bench_extract.py --input ../shared/bench/scale/passages.jsonl --workers 1 --no-model
 
-Targets: one worker at most 8x the tokenizer's time on the 10x
-corpus; two workers at least 1.6x faster than one. On a busy machine the
-measured speed-up says little, so the last column estimates it for idle
-cores from CPU times: the slower of the main process and the workers' CPU
-time shared among them, against the one-worker run; and "x tok CPU" is the
-multiple of the tokenizer in CPU time, which a busy machine does not skew.
+Targets: one worker at most 8x the tokenizer's time with the rules alone
+(`--no-model`; with the model kg ships, 12x: bench_model.py); two workers
+at least 1.6x faster than one. On a busy machine the measured speed-up says
+little, so the last column estimates it for idle cores from CPU times: the
+slower of the main process and the workers' CPU time shared among them,
+against the one-worker run; and "x tok CPU" is the multiple of the
+tokenizer in CPU time, which a busy machine does not skew.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bench_corpus import make_corpus, seed_rows  # noqa: E402
 from kg.extraction.parallel import parallel_records  # noqa: E402
 from kg.extraction.record import Extractor  # noqa: E402
 from kg.io import ReadReport, read_inputs  # noqa: E402
+from kg.model import ExtractOptions  # noqa: E402
 
 
 def read(path: Path) -> list:
@@ -62,18 +64,18 @@ def cpu_seconds(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_extract(abstracts: list, workers: int) -> tuple[float, float, float, float]:
+def time_extract(abstracts: list, workers: int, use_model: bool = True) -> tuple[float, float, float, float]:
     """(seconds including start-up, start-up seconds, CPU seconds of this
     process, CPU seconds of the workers). Start-up is building the pipeline,
     or starting the worker processes and their pipelines."""
     cpu_self, cpu_children = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     if workers == 1:
-        extractor = Extractor()
+        extractor = Extractor(use_model=use_model)
         start = time.perf_counter() - t
         n = sum(1 for _ in extractor.records(abstracts))
     else:
-        stream = parallel_records(abstracts, workers=workers)
+        stream = parallel_records(abstracts, ExtractOptions(use_model=use_model), workers=workers)
         n = 0
         for _ in stream:
             if n == 0:
@@ -85,9 +87,9 @@ def time_extract(abstracts: list, workers: int) -> tuple[float, float, float, fl
             cpu_seconds(resource.RUSAGE_CHILDREN) - cpu_children)
 
 
-def time_components(abstracts: list) -> list[tuple[str, float]]:
+def time_components(abstracts: list, use_model: bool = True) -> list[tuple[str, float]]:
     """Seconds added by each component, timed by running the pipeline up to it."""
-    nlp = Extractor().nlp
+    nlp = Extractor(use_model=use_model).nlp
     texts = [a.text for a in abstracts]
     names = nlp.pipe_names
     out, previous = [], time_tokenizer(texts)[0]
@@ -109,6 +111,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts to time (default 1 2)")
     ap.add_argument("--input", type=Path, help="time this corpus (JSON Lines abstracts) instead of the seed corpus "
                                                "and its copies")
+    ap.add_argument("--no-model", action="store_true", help="the rules alone (kg's --no-model)")
     ap.add_argument("--components", action="store_true", help="also time each pipeline component on the large corpus")
     args = ap.parse_args()
 
@@ -131,7 +134,7 @@ def main() -> None:
             # after it, so that both see the same machine load; its time swings by
             # a third between calls, so the median of the three is the yardstick.
             before = [time_tokenizer(texts), time_tokenizer(texts)]
-            seconds, start, cpu_main, cpu_workers = time_extract(abstracts, workers)
+            seconds, start, cpu_main, cpu_workers = time_extract(abstracts, workers, not args.no_model)
             tok, tok_cpu = median_run(before + [time_tokenizer(texts)])
             base = base or seconds
             # On a machine with `workers` idle cores the run takes as long as its busiest part:
@@ -145,7 +148,7 @@ def main() -> None:
     if args.components:
         abstracts = read(large)
         print(f"\nper component, {len(abstracts)} abstracts, one process (seconds; share of the total):")
-        parts = time_components(abstracts)
+        parts = time_components(abstracts, not args.no_model)
         total = sum(s for _, s in parts)
         for name, seconds in parts:
             print(f"  {name:22} {seconds:7.2f}  {seconds / total:5.0%}")

@@ -64,6 +64,7 @@ class RelationLinker:
         named = named_entities(doc)
         rule_pairs = {(r["p"], fold_name(r["s"]), fold_name(r.get("o") or "")) for r in doc._.kg_relations or []}
         reader = PairReader(doc, named, rule_pairs)
+        sentences = [(s.start, s.end, s.start_char, s.end_char) for s in doc.sents]
         out = []
         for predicate, label in OBJECTS.items():
             if self.parts[predicate] == "rules":
@@ -72,7 +73,7 @@ class RelationLinker:
                 for other in (n for n in named.values() if n.label == label and n is not method):
                     p = self.model.probability(reader.features(predicate, method, other), YES)
                     rel = {"s": method.name, "p": predicate, "o": other.name,
-                           "span": _sentence(doc, method, other), "confidence": round(p, 3),
+                           "span": _sentence(sentences, method, other), "confidence": round(p, 3),
                            "calibrated": True}
                     out.append((rel, p))
         return out
@@ -88,15 +89,15 @@ class RelationLinker:
         return self
 
 
-def _sentence(doc: Doc, method, other) -> list[int]:
+def _sentence(sentences: list[tuple[int, int, int, int]], method, other) -> list[int]:
     """The characters of the sentence a learned relation is read from: the
-    first that names both, else the first that names the object, else the method."""
-    starts = [s for s in doc.sents]  # few sentences; only for relations kept
+    first that names both, else the first that names the object, else the
+    method. `sentences`: each sentence's first and end token, first and end character."""
     for group in ((method.abstract, other.abstract), (other.abstract,), (method.abstract,)):
         if any(g is None for g in group):
             continue
-        for sent in starts:
-            if all(any(sent.start <= m.start < sent.end for m in g.mentions) for g in group):
-                return [sent.start_char, sent.end_char]
+        for start, end, start_char, end_char in sentences:
+            if all(any(start <= m.start < end for m in g.mentions) for g in group):
+                return [start_char, end_char]
     # a list like the rules' spans: a record reads back from JSON equal to itself
-    return [starts[0].start_char, starts[0].end_char] if starts else [0, 0]
+    return [sentences[0][2], sentences[0][3]] if sentences else [0, 0]
