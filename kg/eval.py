@@ -26,7 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from kg.io.user_files import user_lines
 from kg.nlp.abbrev_match import is_abbreviation
@@ -248,6 +248,37 @@ def _relation_label(rel: dict) -> str:
     return json.dumps({k: rel[k] for k in keys if k in rel}, ensure_ascii=False)
 
 
+def _relations(rec: dict) -> list[dict]:
+    return [r for r in rec.get("relations") or [] if isinstance(r, dict)]
+
+
+def _relation_match(gold: dict, pred: dict) -> Callable[[dict, dict], bool]:
+    """Whether a gold relation of `gold` and a predicted one of `pred` match."""
+    gres, pres = _Resolver(gold), _Resolver(pred)
+
+    def match(gr: dict, pr: dict) -> bool:
+        if gr.get("p") != pr.get("p") or not entities_match(gres(gr.get("s")), pres(pr.get("s"))):
+            return False
+        other = "metric" if gr.get("p") == "achieves" else "o"
+        return entities_match(gres(gr.get(other)), pres(pr.get(other)))
+    return match
+
+
+def judged(gold: dict, pred: dict) -> Iterator[tuple[str, dict, bool]]:
+    """Each entity and relation of `pred` with its kind (entity type or
+    predicate) and whether it is right against `gold`, as score_paper counts it."""
+    for etype in ENTITY_TYPES:
+        g = [entity_forms(e) for e in _entities(gold, etype)]
+        for ent in _entities(pred, etype):
+            forms = entity_forms(ent)
+            yield etype, ent, any(entities_match(forms, x) for x in g)
+    match = _relation_match(gold, pred)
+    grels = _relations(gold)
+    for rel in _relations(pred):
+        if rel.get("p") in RELATION_TYPES:
+            yield rel["p"], rel, any(match(gr, rel) for gr in grels)
+
+
 def score_paper(pid: str, gold: dict, pred: dict, report: Report) -> None:
     """Add one paper's counts and errors to `report`."""
     for etype in ENTITY_TYPES:
@@ -265,16 +296,8 @@ def score_paper(pid: str, gold: dict, pred: dict, report: Report) -> None:
     report.errors += [Error(pid, "miss", "proposed", g[i]["name"]) for i in missed]
     report.errors += [Error(pid, "false", "proposed", p[i]["name"]) for i in false]
 
-    gres, pres = _Resolver(gold), _Resolver(pred)
-    grels = [r for r in gold.get("relations") or [] if isinstance(r, dict)]
-    prels = [r for r in pred.get("relations") or [] if isinstance(r, dict)]
-
-    def match(gr: dict, pr: dict) -> bool:
-        if gr.get("p") != pr.get("p") or not entities_match(gres(gr.get("s")), pres(pr.get("s"))):
-            return False
-        other = "metric" if gr.get("p") == "achieves" else "o"
-        return entities_match(gres(gr.get(other)), pres(pr.get(other)))
-
+    match = _relation_match(gold, pred)
+    grels, prels = _relations(gold), _relations(pred)
     for pred_name in RELATION_TYPES:
         gs = [r for r in grels if r.get("p") == pred_name]
         ps = [r for r in prels if r.get("p") == pred_name]

@@ -11,6 +11,7 @@ from spacy.tokens import Doc
 from kg.entities.confidence import EntityConfidence, entity_confidence, keep_confident
 from kg.entities.entity import ENTITY_TYPES, fold_name, settled_entities
 from kg.learned.entity_features import OTHER_TEXT
+from kg.learned.calibration import Calibration
 from kg.learned.model import default_model, read_meta
 from kg.model import Abstract, ExtractOptions
 from kg.nlp.tokens import doc_text, sentence_starts_of, view_columns
@@ -114,7 +115,8 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
                   min_confidence: float = 0.0,
                   relation_values: RelationConfidence | None = None,
                   title_types: Iterable[str] = ENTITY_TYPES,
-                  extractor: dict[str, str] | None = None) -> dict[str, Any]:
+                  extractor: dict[str, str] | None = None,
+                  calibration: Calibration | None = None) -> dict[str, Any]:
     """The record of one abstract: entities per type, then relations, then provenance.
 
     One entity per thing named: mentions of the same gazetteer entry, or of the
@@ -131,6 +133,8 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
     Entities the title names (doc._.title_doc) join them where they are of
     `title_types` or the abstract names them too (`title_mentions`: their
     places in the title).
+    With a model's `calibration`, every value is then replaced by the share of
+    such facts right on the model's validation part (kg.learned.calibration).
     Facts below `min_confidence` are left out (keep_confident)."""
     relation_values = relation_values or relation_confidence()
     entities = _merged_entities(doc, confidence, title_types)
@@ -142,6 +146,8 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
         "sentences": _sentence_offsets(doc),
         "extractor": dict(extractor or EXTRACTOR),
     }
+    if calibration is not None:
+        calibration.apply(record)
     return keep_confident(record, min_confidence)
 
 
@@ -157,12 +163,15 @@ class Extractor:
         self.confidence = entity_confidence(rules)
         self.relation_values = relation_confidence(rules)
         self.min_confidence = min_confidence
+        self.calibration = None
         if self.model is None:
             self.title_types = title_rules(rules).entity_types
             self.extractor = dict(EXTRACTOR)
         else:
             meta = read_meta(self.model)
             self.title_types = frozenset(meta["title_types"])
+            if meta.get("confidence"):
+                self.calibration = Calibration.from_dict(meta["confidence"])
             self.extractor = {"name": "kg-learned", "version": __version__,
                               "model": meta["trained_on"]["sha256"][:12]}
 
@@ -203,7 +212,7 @@ class Extractor:
     def record(self, abstract: Abstract) -> dict[str, Any]:
         doc = self.nlp(self.doc(abstract, self.title_docs([abstract])[0]))
         record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values,
-                               self.title_types, self.extractor)
+                               self.title_types, self.extractor, self.calibration)
         _release(doc)
         return record
 
@@ -222,7 +231,7 @@ class Extractor:
         titles = self.title_docs(batch)
         for ab, doc in zip(batch, self.nlp.pipe(self.doc(ab, t) for ab, t in zip(batch, titles))):
             record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values,
-                                   self.title_types, self.extractor)
+                                   self.title_types, self.extractor, self.calibration)
             _release(doc)
             yield ab, record
 

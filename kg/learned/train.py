@@ -13,7 +13,10 @@
 4. On the validation part, each entity type, the proposal flag and each
    relation are given to the rules, the learned parts or both, whichever
    scores best there (kg.eval).
-5. The model is written to a folder next to the target and moved into place
+5. The chosen pipeline's relations on the validation part give the share
+   right per predicate and tenth of confidence, which replaces each
+   relation's confidence at extraction (kg.learned.calibration).
+6. The model is written to a folder next to the target and moved into place
    once whole: a failed run leaves no half-written model.
 """
 
@@ -37,9 +40,10 @@ from typing import Callable, Sequence
 from spacy.language import Language
 
 from kg.errors import UserError
-from kg.eval import evaluate
+from kg.eval import RELATION_TYPES, evaluate, judged
 from kg.extraction.record import doc_to_record
 from kg.io import ReadReport, read_inputs
+from kg.learned.calibration import Calibration
 from kg.learned.entity_scorer import EntityScorer
 from kg.learned.gold import read_gold
 from kg.learned.linear import fit
@@ -184,6 +188,15 @@ def _figures(gold: list[dict], pred: list[dict]) -> dict:
     return out
 
 
+def _calibration(nlp: Language, validation: list[Pair], title_types: Sequence[str]) -> Calibration:
+    """The share right per predicate and tenth of confidence, of the relations
+    the chosen pipeline finds in the validation part (kg.learned.calibration)."""
+    pred = _records(nlp, validation, title_types)
+    return Calibration.fit((kind, fact.get("confidence", 1.0), right)
+                           for (_, gold), rec in zip(validation, pred) for kind, fact, right in judged(gold, rec)
+                           if kind in RELATION_TYPES)
+
+
 def _fit_judges(rows: Rows, c: float) -> tuple[EntityScorer, RelationLinker]:
     scorer = EntityScorer({t: "both" for t in TYPES}, "learned")
     scorer.types = fit([f for f, _ in rows.types], [y for _, y in rows.types], c=c)
@@ -267,7 +280,7 @@ def train(gold: Sequence[str | Path], inputs: Sequence[str | Path], out: str | P
         f"({report.validation_rule})")
     halves = [[p for p in training if _half(p[0].id) == k] for k in (0, 1)]
     say(f"kg train: tagger on each half of the training part ({settings.epochs} passes each)...")
-    steps = Steps(3 * settings.epochs + 2 + CHOICES, "kg train", quiet=quiet)
+    steps = Steps(3 * settings.epochs + 2 + CHOICES + 1, "kg train", quiet=quiet)  # + 1: the calibration
     with ProcessPoolExecutor(max_workers=2) as pool, Manager() as manager:
         done = manager.Queue()
         counter = _count(done, steps)
@@ -289,9 +302,11 @@ def train(gold: Sequence[str | Path], inputs: Sequence[str | Path], out: str | P
     report.tagger = {"validation F1 (exact spans)": tagger_scores(tagger, validation)}
     say("kg train: choosing each part on the validation part...")
     choice = _choose(tagger, scorer, linker, validation, rules, gazetteers, report, steps)
-    steps.close()
     report.choices = asdict(choice)
     learned = _learned(tagger, choice, scorer, linker)
+    calibration = _calibration(_pipeline(learned, rules, gazetteers), validation, choice.title_types())
+    steps.step()
+    steps.close()
     report.seconds = round(time.monotonic() - started, 1)
     _write(learned, out, {
         "kg_version": __version__,
@@ -299,7 +314,7 @@ def train(gold: Sequence[str | Path], inputs: Sequence[str | Path], out: str | P
                        "training": len(training), "validation": len(validation),
                        "validation_rule": report.validation_rule},
         "title_types": choice.title_types(), "parts": asdict(choice), "tagger": asdict(settings),
-        "figures": report.figures,
+        "figures": report.figures, "confidence": calibration.to_dict(),
         "tagger_figures": report.tagger, "seconds": report.seconds})
     return report
 
