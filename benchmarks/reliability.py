@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from kg import rules  # noqa: E402
 from kg.extraction.record import Extractor  # noqa: E402
-from kg.learned.train import is_validation  # noqa: E402
+from kg.trainer import is_validation  # noqa: E402
 from kg.entities.confidence import EntityConfidence, keep_confident  # noqa: E402
 from kg.extraction.record import doc_to_record  # noqa: E402
 from kg.relations.confidence import BANDS as RAW_BANDS, KEYS as RELATION_KEYS  # noqa: E402

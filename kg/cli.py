@@ -570,7 +570,7 @@ def _train_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from kg.learned.train import report_lines, train  # lazy: spaCy
+    from kg.trainer import report_lines, train  # lazy: spaCy
 
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr))
     report = train(args.gold, args.input, args.output, TaggerSettings(epochs=args.epochs), rules=args.rules,

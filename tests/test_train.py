@@ -16,7 +16,7 @@ from kg.extraction.record import Extractor
 from kg.learned.gold import GoldError
 from kg.learned.model import META, default_model, gold_hash, read_meta
 from kg.learned.settings import TaggerSettings
-from kg.learned.train import train
+from kg.trainer import train
 from kg.model import Abstract
 
 ROOT = Path(__file__).resolve().parents[1]

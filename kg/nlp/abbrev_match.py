@@ -13,12 +13,19 @@ from functools import lru_cache
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from kg.entities.lexicon import lexicon
+from kg import rules
 
 # A word start: the first character of a word, or any capital ("EvoLved", "ResNet", "BPO").
 _WORD_START = re.compile(r"(?:^|(?<=[\s\-/_(]))[^\W_]|[A-Z]")
 _CORE = re.compile(r"^[^\W\d_]+(?:[-.][^\W\d_]+)*")
 
+
+
+@rules.compiled
+def long_form_skipped_words(extra: tuple[str, ...]) -> frozenset[str]:
+    """The words a loose long form may hold without a letter of its short
+    form (rule family "entity_patterns", "long_form_skipped_words")."""
+    return frozenset(rules.load("entity_patterns", extra)["long_form_skipped_words"])
 
 def _core(short: str) -> str:
     """The letters a short form abbreviates: "BDD100K" -> "BDD", "LSLMs" -> "LSLM"."""
@@ -103,7 +110,7 @@ def is_loose_abbreviation(short: str, long: str, skipped: frozenset[str] | None 
     `skipped` (lower case: "of", "the"; None: the rule family
     "entity_patterns"'s "long_form_skipped_words")."""
     if skipped is None:
-        skipped = lexicon().patterns.long_form_skipped_words
+        skipped = long_form_skipped_words()
     core = _core(short)
     # A lower-case first letter with capitals after it ("h-MDS") is a short form too.
     if len(core) < 2 or " " in short or not any(c.isupper() for c in core) or len(short) >= len(long):

@@ -15,11 +15,11 @@ from typing import Callable
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.entities.lexicon import lexicon
 from kg.nlp.abbrev_match import (
     is_abbreviation,
     is_camel_abbreviation,
     is_loose_abbreviation,
+    long_form_skipped_words,
 )
 from kg.nlp.tokens import Tok, doc_text, positions, token_view, view_columns, view_text
 
@@ -79,12 +79,12 @@ def _run_before(v: list[Tok], text: str, paren: int, short: str,
 def make_abbreviations(nlp: Language, name: str, rules: list[str]) -> Callable[[Doc], Doc]:
     """The abbreviation finder, with the words of the user's `rules` files
     that a loose long form may hold without a letter of its short form."""
-    skipped = lexicon(rules).patterns.long_form_skipped_words
+    skipped = long_form_skipped_words(rules)
     return lambda doc: find_abbreviations(doc, skipped)
 
 
 def find_abbreviations(doc: Doc, skipped: frozenset[str] | None = None) -> Doc:
-    skipped = lexicon().patterns.long_form_skipped_words if skipped is None else skipped
+    skipped = long_form_skipped_words() if skipped is None else skipped
     # Spans are made only for the pairs found; the rules read text off the token view.
     pairs: list[tuple[Span, Span]] = []
     v = token_view(doc)
