@@ -18,7 +18,7 @@ from typing import Iterable
 from kg.extraction.stream import paper_stream
 from kg.graph.canonical import entity_resolver
 from kg.graph.union import UnionWriter
-from kg.graph.vocab import ENTITIES_GRAPH, ENTITY_CLASS, MLKG, RELATION
+from kg.graph.vocab import ENTITIES_GRAPH, ENTITY_CLASS, MLKG, MLS, RELATION
 from kg.io import ReadReport, read_inputs
 from kg.io.fields import FieldMap
 from kg.io.outputs import OutputSet
@@ -29,6 +29,7 @@ from kg.progress import wanted as progress_wanted
 from kg.store import STORE_DIRNAME, KGStore, Optimize
 from kg.timing import StageClock
 from kg.view import write_view
+from kg.view.graphdata import MEASURED_BY
 
 RECORDS = "records.jsonl"
 # Quads in the first files handed to the store's loader, and the most in
@@ -85,6 +86,11 @@ SELECT ?type (COUNT(?e) AS ?n) WHERE { GRAPH <%s> { ?e a ?type } FILTER(?type !=
 _DISTINCT_RELATIONS = """
 SELECT ?p (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE { VALUES ?p { %s } ?s ?p ?o } } GROUP BY ?p
 """
+# The view's measuredBy edges: a method and the metric of one of its results.
+_DISTINCT_MEASURED = f"""
+SELECT (COUNT(*) AS ?n) WHERE {{ SELECT DISTINCT ?m ?x WHERE {{ GRAPH ?g {{
+  ?r <{MLS.specifiedBy}> ?x ; <{MLKG.method}> ?m }} }} }}
+"""
 
 
 def distinct_counts(store: KGStore) -> tuple[Counter, Counter]:
@@ -98,6 +104,9 @@ def distinct_counts(store: KGStore) -> tuple[Counter, Counter]:
             entities[type_of[row["type"].value]] = int(row["n"].value)
     for row in store.query(_DISTINCT_RELATIONS % " ".join(f"<{iri}>" for iri in rel_of)):
         relations[rel_of[row["p"].value]] = int(row["n"].value)
+    for row in store.query(_DISTINCT_MEASURED):
+        if int(row["n"].value):
+            relations[MEASURED_BY] = int(row["n"].value)
     return entities, relations
 
 

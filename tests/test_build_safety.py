@@ -224,3 +224,16 @@ def test_every_query_of_docs_model_runs_without_its_prefix_lines(demo_build):
             assert rows, bare  # the demo corpus has results, dates and authors for each
     finally:
         store.close()
+
+
+def test_the_summary_counts_the_relations_the_view_draws(demo_build):
+    from collections import Counter
+
+    from kg.builder import distinct_counts
+    from kg.store import KGStore, store_path
+    from kg.view.graphdata import read_summary
+
+    store = KGStore(store_path(demo_build), read_only=True)
+    drawn = Counter(d["rel"] for *_, d in read_summary(store).graph.edges(data=True))
+    # measuredBy (a method and the metric of its result) included, as in the view's legend
+    assert distinct_counts(store)[1] == drawn and drawn["measuredBy"] > 0
