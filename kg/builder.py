@@ -104,9 +104,9 @@ def distinct_counts(store: KGStore) -> tuple[Counter, Counter]:
             entities[type_of[row["type"].value]] = int(row["n"].value)
     for row in store.query(_DISTINCT_RELATIONS % " ".join(f"<{iri}>" for iri in rel_of)):
         relations[rel_of[row["p"].value]] = int(row["n"].value)
-    for row in store.query(_DISTINCT_MEASURED):
-        if int(row["n"].value):
-            relations[MEASURED_BY] = int(row["n"].value)
+    measured = int(next(iter(store.query(_DISTINCT_MEASURED)))["n"].value)
+    if measured:
+        relations[MEASURED_BY] = measured
     return entities, relations
 
 

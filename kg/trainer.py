@@ -35,13 +35,14 @@ from dataclasses import asdict, dataclass, field, replace
 from multiprocessing import Manager
 from pathlib import Path
 from queue import Queue
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from spacy.language import Language
+from spacy.tokens import Doc
 
 from kg.errors import UserError
 from kg.eval import RELATION_TYPES, evaluate, judged
-from kg.extraction.record import doc_to_record
+from kg.extraction.record import abstract_doc, after_entities, doc_to_record, title_doc
 from kg.io import ReadReport, read_inputs
 from kg.learned.calibration import Calibration
 from kg.learned.entity_scorer import EntityScorer
@@ -52,7 +53,7 @@ from kg.learned.relation_linker import RelationLinker
 from kg.learned.settings import TaggerSettings
 from kg.learned.tagger import PARTS
 from kg.learned.tagger_training import blank_tagger, tagger_scores, train_tagger
-from kg.learned.training_data import Rows, collect, docs_of
+from kg.learned.training_data import Rows, collect
 from kg.model import Abstract
 from kg.pipeline import extraction_pipeline
 from kg.progress import Steps
@@ -169,14 +170,16 @@ def _pipeline(learned: Language, rules: tuple[str, ...], gazetteers: tuple[str, 
     return add_learned(extraction_pipeline(gazetteers, rules), learned)
 
 
-def _after_entities(nlp: Language) -> list[str]:
-    names = nlp.pipe_names
-    return names[names.index("kg_relations"):]
+def _docs(nlp: Language, pairs: list[Pair]) -> Iterator[Doc]:
+    """Each abstract's Doc through `nlp`, its title's (entity components only) as doc._.title_doc."""
+    after = after_entities(nlp)
+    for abstract, _ in pairs:
+        title = title_doc(nlp, abstract)
+        yield nlp(abstract_doc(nlp, abstract, None if title is None else nlp(title, disable=after)))
 
 
 def _records(nlp: Language, pairs: list[Pair], title_types: Sequence[str]) -> list[dict]:
-    after = _after_entities(nlp)
-    return [doc_to_record(docs_of(nlp, ab, after), ab.id, title_types=title_types) for ab, _ in pairs]
+    return [doc_to_record(doc, ab.id, title_types=title_types) for (ab, _), doc in zip(pairs, _docs(nlp, pairs))]
 
 
 def _figures(gold: list[dict], pred: list[dict]) -> dict:
@@ -293,7 +296,7 @@ def train(gold: Sequence[str | Path], inputs: Sequence[str | Path], out: str | P
         for k in (0, 1):
             learned = _learned(taggers[k], Parts({t: "both" for t in TYPES}))
             nlp = _pipeline(learned, rules, gazetteers)
-            rows.extend(collect(nlp, halves[1 - k], _after_entities(nlp)))
+            rows.extend(collect(_docs(nlp, halves[1 - k]), (record for _, record in halves[1 - k])))
             steps.step()
         scorer, linker = _fit_judges(rows, c)
         tagger = _from_bytes(whole.result(), settings, rules)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.entities.confidence import EntityConfidence, entity_confidence, keep_confident
@@ -94,7 +95,8 @@ def _add_title_entities(entities: dict[str, dict[str, dict]], title: Doc, confid
         if e.label not in entities:
             continue
         name = e.name or text[e.start_char:e.end_char]
-        label, key = known.get(fold_name(e.canonical or name), (e.label, fold_name(e.canonical or name)))
+        own = fold_name(e.canonical or name)
+        label, key = known.get(own, (e.label, own))
         ent = entities[label].get(key)
         if ent is None and label not in types:
             continue
@@ -133,8 +135,9 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
     Entities the title names (doc._.title_doc) join them where they are of
     `title_types` or the abstract names them too (`title_mentions`: their
     places in the title).
-    With a model's `calibration`, every value is then replaced by the share of
-    such facts right on the model's validation part (kg.learned.calibration).
+    With a model's `calibration`, the values of the kinds it holds (a model
+    kg train made: the relations') are then replaced by the share of such
+    facts right on the model's validation part (kg.learned.calibration).
     Facts below `min_confidence` are left out (keep_confident)."""
     relation_values = relation_values or relation_confidence()
     entities = _merged_entities(doc, confidence, title_types)
@@ -149,6 +152,34 @@ def doc_to_record(doc: Doc, rid: str, confidence: EntityConfidence | None = None
     if calibration is not None:
         calibration.apply(record)
     return keep_confident(record, min_confidence)
+
+
+def abstract_doc(nlp: Language, abstract: Abstract, title: Doc | None = None) -> Doc:
+    """The abstract's Doc before the components run: its tokens, its title
+    as doc._.title for the components that read it (kg.proposals.titles),
+    and the title's own Doc once its entities are found (`title`)."""
+    doc = nlp.make_doc(abstract.text)
+    doc._.title = abstract.title or None
+    doc._.title_doc = title
+    doc.user_data[OTHER_TEXT] = (abstract.title or "").lower()
+    return doc
+
+
+def title_doc(nlp: Language, abstract: Abstract) -> Doc | None:
+    """The abstract's title as a Doc for the entity components to run on (a
+    title is text: it names methods, datasets and tasks too), or None."""
+    if not (abstract.title and abstract.title.strip()):
+        return None
+    doc = nlp.make_doc(abstract.title)
+    doc._.is_title = True
+    doc.user_data[OTHER_TEXT] = abstract.text.lower()
+    return doc
+
+
+def after_entities(nlp: Language) -> list[str]:
+    """The components that read a whole abstract, not a title."""
+    names = nlp.pipe_names
+    return names[names.index("kg_relations"):]
 
 
 class Extractor:
@@ -179,38 +210,14 @@ class Extractor:
     def from_options(cls, options: ExtractOptions) -> "Extractor":
         return cls(options.gazetteers, options.rules, options.min_confidence, options.model, options.use_model)
 
-    def doc(self, abstract: Abstract, title_doc: Doc | None = None) -> Doc:
-        """The abstract's Doc before the components run: its tokens, its
-        title as doc._.title for the components that read it
-        (kg.proposals.titles), and the title's own Doc once its entities are
-        found (`title_doc`)."""
-        doc = self.nlp.make_doc(abstract.text)
-        doc._.title = abstract.title or None
-        doc._.title_doc = title_doc
-        doc.user_data[OTHER_TEXT] = (abstract.title or "").lower()
-        return doc
-
     def title_docs(self, abstracts: list[Abstract]) -> list[Doc | None]:
-        """Each abstract's title run through the entity components (a title
-        is text: it names methods, datasets and tasks too), or None."""
-        titled = [ab for ab in abstracts if ab.title and ab.title.strip()]
-        docs = []
-        for ab in titled:
-            doc = self.nlp.make_doc(ab.title)
-            doc._.is_title = True
-            doc.user_data[OTHER_TEXT] = ab.text.lower()
-            docs.append(doc)
-        done = iter(self.nlp.pipe(docs, disable=self.after_entities))
-        return [next(done) if ab.title and ab.title.strip() else None for ab in abstracts]
-
-    @property
-    def after_entities(self) -> list[str]:
-        """The components that read a whole abstract, not a title."""
-        names = self.nlp.pipe_names
-        return names[names.index("kg_relations"):]
+        """Each abstract's title run through the entity components, or None."""
+        titles = [title_doc(self.nlp, ab) for ab in abstracts]
+        done = iter(self.nlp.pipe((t for t in titles if t is not None), disable=after_entities(self.nlp)))
+        return [next(done) if t is not None else None for t in titles]
 
     def record(self, abstract: Abstract) -> dict[str, Any]:
-        doc = self.nlp(self.doc(abstract, self.title_docs([abstract])[0]))
+        doc = self.nlp(abstract_doc(self.nlp, abstract, self.title_docs([abstract])[0]))
         record = doc_to_record(doc, abstract.id, self.confidence, self.min_confidence, self.relation_values,
                                self.title_types, self.extractor, self.calibration)
         _release(doc)
@@ -229,7 +236,7 @@ class Extractor:
 
     def _run(self, batch: list[Abstract]) -> Iterator[tuple[Abstract, dict]]:
         titles = self.title_docs(batch)
-        for ab, doc in zip(batch, self.nlp.pipe(self.doc(ab, t) for ab, t in zip(batch, titles))):
+        for ab, doc in zip(batch, self.nlp.pipe(abstract_doc(self.nlp, ab, t) for ab, t in zip(batch, titles))):
             record = doc_to_record(doc, ab.id, self.confidence, self.min_confidence, self.relation_values,
                                    self.title_types, self.extractor, self.calibration)
             _release(doc)

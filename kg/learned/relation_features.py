@@ -8,6 +8,7 @@ whether the rules already relate them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable, Iterator
 
 from spacy.tokens import Doc
 
@@ -46,6 +47,17 @@ def named_entities(doc: Doc) -> dict[tuple[str, str], Named]:
             n.proposed = n.proposed or any(m.proposed for m in group.mentions)
             n.sources |= {str(m.source) for m in group.mentions}
     return named
+
+
+def candidate_pairs(named: dict[tuple[str, str], Named],
+                    predicates: Iterable[str] = OBJECTS) -> Iterator[tuple[str, Named, Named]]:
+    """The (predicate, method, object) pairs the linker judges: each method
+    the abstract or its title names with each other entity of the
+    predicate's object type."""
+    for predicate in predicates:
+        for method in (n for n in named.values() if n.label == "Method"):
+            for other in (n for n in named.values() if n.label == OBJECTS[predicate] and n is not method):
+                yield predicate, method, other
 
 
 def _bucket(n: int, top: int) -> str:

@@ -23,7 +23,7 @@ from spacy.tokens import Doc
 
 from kg.entities.entity import fold_name
 from kg.learned.linear import LinearModel
-from kg.learned.relation_features import OBJECTS, PairReader, named_entities
+from kg.learned.relation_features import OBJECTS, PairReader, candidate_pairs, named_entities
 
 YES = "yes"
 
@@ -66,16 +66,12 @@ class RelationLinker:
         reader = PairReader(doc, named, rule_pairs)
         sentences = [(s.start, s.end, s.start_char, s.end_char) for s in doc.sents]
         out = []
-        for predicate, label in OBJECTS.items():
-            if self.parts[predicate] == "rules":
-                continue  # nothing of the linker's would be kept
-            for method in (n for n in named.values() if n.label == "Method"):
-                for other in (n for n in named.values() if n.label == label and n is not method):
-                    p = self.model.probability(reader.features(predicate, method, other), YES)
-                    rel = {"s": method.name, "p": predicate, "o": other.name,
-                           "span": _sentence(sentences, method, other), "confidence": round(p, 3),
-                           "calibrated": True}
-                    out.append((rel, p))
+        # a predicate left to the rules: nothing of the linker's would be kept
+        for predicate, method, other in candidate_pairs(named, [p for p in OBJECTS if self.parts[p] != "rules"]):
+            p = self.model.probability(reader.features(predicate, method, other), YES)
+            rel = {"s": method.name, "p": predicate, "o": other.name,
+                   "span": _sentence(sentences, method, other), "confidence": round(p, 3), "calibrated": True}
+            out.append((rel, p))
         return out
 
     def to_disk(self, path: str | Path, exclude: Iterable[str] = ()) -> None:

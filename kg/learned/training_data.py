@@ -7,15 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.entities.entity import fold_name
-from kg.learned.entity_features import OTHER_TEXT, entity_groups, group_features
+from kg.learned.entity_features import entity_groups, group_features
 from kg.learned.entity_scorer import NONE, proposal_features
 from kg.learned.matching import gold_entity, names_of, same_name
-from kg.learned.relation_features import OBJECTS, PairReader, named_entities
-from kg.model import Abstract
+from kg.learned.relation_features import OBJECTS, PairReader, candidate_pairs, named_entities
 
 TYPES = ("Method", "Dataset", "Task", "Metric")
 
@@ -32,22 +30,6 @@ class Rows:
         self.types += other.types
         self.proposed += other.proposed
         self.relations += other.relations
-
-
-def docs_of(nlp: Language, abstract: Abstract, after_entities: list[str]) -> Doc:
-    """The abstract's Doc through `nlp`, its title's Doc (entity components
-    only) as doc._.title_doc."""
-    title = None
-    if abstract.title and abstract.title.strip():
-        title = nlp.make_doc(abstract.title)
-        title._.is_title = True
-        title.user_data[OTHER_TEXT] = abstract.text.lower()
-        title = nlp(title, disable=after_entities)
-    doc = nlp.make_doc(abstract.text)
-    doc._.title = abstract.title or None
-    doc._.title_doc = title
-    doc.user_data[OTHER_TEXT] = (abstract.title or "").lower()
-    return nlp(doc)
 
 
 def rows_of(doc: Doc, record: dict) -> Rows:
@@ -68,14 +50,12 @@ def rows_of(doc: Doc, record: dict) -> Rows:
     rule_pairs = {(r["p"], fold_name(r["s"]), fold_name(r.get("o") or "")) for r in doc._.kg_relations or []}
     reader = PairReader(doc, named, rule_pairs)
     gold = [r for r in record["relations"] if r.get("p") in OBJECTS]
-    for predicate, label in OBJECTS.items():
-        for method in (n for n in named.values() if n.label == "Method"):
-            for other in (n for n in named.values() if n.label == label and n is not method):
-                m_forms = _forms(method, record)
-                o_forms = _forms(other, record)
-                yes = any(r["p"] == predicate and any(same_name(r["s"], f) for f in m_forms)
-                          and any(same_name(r["o"], f) for f in o_forms) for r in gold)
-                rows.relations.append((reader.features(predicate, method, other), "yes" if yes else "no"))
+    for predicate, method, other in candidate_pairs(named):
+        m_forms = _forms(method, record)
+        o_forms = _forms(other, record)
+        yes = any(r["p"] == predicate and any(same_name(r["s"], f) for f in m_forms)
+                  and any(same_name(r["o"], f) for f in o_forms) for r in gold)
+        rows.relations.append((reader.features(predicate, method, other), "yes" if yes else "no"))
     return rows
 
 
@@ -92,8 +72,9 @@ def _forms(named, record: dict) -> list[str]:
     return forms
 
 
-def collect(nlp: Language, pairs: Iterable[tuple[Abstract, dict]], after_entities: list[str]) -> Rows:
+def collect(docs: Iterable[Doc], records: Iterable[dict]) -> Rows:
+    """The rows of each abstract's Doc (its title's Doc as doc._.title_doc) and its gold record."""
     rows = Rows()
-    for abstract, record in pairs:
-        rows.extend(rows_of(docs_of(nlp, abstract, after_entities), record))
+    for doc, record in zip(docs, records):
+        rows.extend(rows_of(doc, record))
     return rows

@@ -20,12 +20,12 @@ _WORD_START = re.compile(r"(?:^|(?<=[\s\-/_(]))[^\W_]|[A-Z]")
 _CORE = re.compile(r"^[^\W\d_]+(?:[-.][^\W\d_]+)*")
 
 
-
 @rules.compiled
 def long_form_skipped_words(extra: tuple[str, ...]) -> frozenset[str]:
     """The words a loose long form may hold without a letter of its short
     form (rule family "entity_patterns", "long_form_skipped_words")."""
     return frozenset(rules.load("entity_patterns", extra)["long_form_skipped_words"])
+
 
 def _core(short: str) -> str:
     """The letters a short form abbreviates: "BDD100K" -> "BDD", "LSLMs" -> "LSLM"."""
